@@ -1,0 +1,618 @@
+"""The graph every phase of mo works on: a networkx MultiDiGraph with typed nodes and ports.
+
+Front phase: only op nodes (``kind='op'``); an edge ``u -> v`` carries ``out`` (u's output port)
+and ``in`` (v's input port). TensorFlow control dependencies are edges with
+``control_flow_edge=True`` and no ports.
+
+Middle and back phases: op and data nodes alternate. An op's output port ``k`` feeds a data
+node through an edge with ``out=k``; the data node feeds consumers through edges with ``in=i``.
+A data node holds the tensor's ``shape`` and, when known, its ``value``.
+
+Nodes are indexed by ``op``, ``type``, ``kind`` and ``name``, so ``get_op_nodes(op='Pack')`` costs time
+in the number of Pack nodes, not in the size of the graph. The index stays right however an
+attribute is written (``node.op = x``, ``node['op'] = x``, ``graph.nodes[n]['op'] = x``),
+because node attribute dicts report writes to the indexed keys.
+"""
+import itertools
+import logging as log
+from collections import deque
+
+import networkx as nx
+import numpy as np
+
+from mo.utils.error import Error
+
+#: node attributes the graph keeps an index for
+INDEXED_ATTRS = ('op', 'type', 'kind', 'name')
+
+
+class _NodeAttrs(dict):
+    """A node's attribute dict that keeps its graph's index in step with writes to indexed keys."""
+    __slots__ = ('_graph', '_node_id')
+
+    def _bind(self, graph, node_id):
+        self._graph = graph
+        self._node_id = node_id
+
+    def _owner(self):
+        return getattr(self, '_graph', None)
+
+    def __setitem__(self, key, value):
+        graph = self._owner()
+        if graph is not None and key in INDEXED_ATTRS:
+            graph._reindex(self._node_id, key, self.get(key), value)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key):
+        graph = self._owner()
+        if graph is not None and key in INDEXED_ATTRS and key in self:
+            graph._reindex(self._node_id, key, self[key], None)
+        dict.__delitem__(self, key)
+
+    def update(self, *args, **kwargs):
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def pop(self, key, *default):
+        if key in self:
+            value = self[key]
+            del self[key]
+            return value
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def clear(self):
+        for key in list(self):
+            del self[key]
+
+
+class Graph(nx.MultiDiGraph):
+    """A model graph: networkx MultiDiGraph plus ports, an op index and clean-up.
+
+    ``graph.graph`` holds graph-wide settings: ``stage`` ('front', 'middle' or 'back'),
+    ``layout`` ('NHWC' or 'NCHW'), ``cmd_params`` and format-specific data.
+    """
+    node_attr_dict_factory = _NodeAttrs
+
+    def __init__(self, incoming_graph_data=None, **attr):
+        self._index = {key: {} for key in INDEXED_ATTRS}
+        self._seq = {}
+        self._next_seq = itertools.count()
+        #: bumped by every structural edit, so the pipeline knows when clean-up is worth running
+        self.version = 0
+        super().__init__(incoming_graph_data, **attr)
+        self.graph.setdefault('stage', 'front')
+
+    # ----- index maintenance -------------------------------------------------------------
+    def _bind_node(self, node_id):
+        attrs = self._node[node_id]
+        if not isinstance(attrs, _NodeAttrs):
+            attrs = _NodeAttrs(attrs)
+            self._node[node_id] = attrs
+        if attrs._owner() is self:
+            return
+        attrs._bind(self, node_id)
+        if node_id not in self._seq:
+            self._seq[node_id] = next(self._next_seq)
+        for key in INDEXED_ATTRS:
+            if key in attrs:
+                self._reindex(node_id, key, None, attrs[key])
+
+    def _reindex(self, node_id, key, old, new):
+        index = self._index[key]
+        try:
+            if old is not None:
+                bucket = index.get(old)
+                if bucket is not None:
+                    bucket.discard(node_id)
+            if new is not None:
+                index.setdefault(new, set()).add(node_id)
+        except TypeError:  # an unhashable value is simply not indexed
+            pass
+
+    def _unindex_node(self, node_id):
+        attrs = self._node.get(node_id)
+        if attrs is None:
+            return
+        for key in INDEXED_ATTRS:
+            if key in attrs:
+                self._reindex(node_id, key, attrs[key], None)
+        self._seq.pop(node_id, None)
+
+    def add_node(self, node_for_adding, **attr):
+        self.version += 1
+        super().add_node(node_for_adding, **attr)
+        self._bind_node(node_for_adding)
+
+    def add_nodes_from(self, nodes_for_adding, **attr):
+        nodes = list(nodes_for_adding)
+        super().add_nodes_from(nodes, **attr)
+        for item in nodes:
+            node_id = item[0] if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict) \
+                else item
+            if node_id in self._node:
+                self._bind_node(node_id)
+
+    def add_edge(self, u_for_edge, v_for_edge, key=None, **attr):
+        self.version += 1
+        new = [n for n in (u_for_edge, v_for_edge) if n not in self._node]
+        result = super().add_edge(u_for_edge, v_for_edge, key, **attr)
+        for node_id in new:
+            self._bind_node(node_id)
+        return result
+
+    def remove_node(self, n):
+        self.version += 1
+        self._unindex_node(n)
+        super().remove_node(n)
+
+    def remove_edge(self, u, v, key=None):
+        self.version += 1
+        super().remove_edge(u, v, key)
+
+    def remove_edges_from(self, ebunch):
+        self.version += 1
+        super().remove_edges_from(ebunch)
+
+    def remove_nodes_from(self, nodes):
+        self.version += 1
+        nodes = [n for n in nodes if n in self._node]
+        for n in nodes:
+            self._unindex_node(n)
+        super().remove_nodes_from(nodes)
+
+    def clear(self):
+        super().clear()
+        self._index = {key: {} for key in INDEXED_ATTRS}
+        self._seq = {}
+
+    # ----- queries -----------------------------------------------------------------------
+    def _ordered(self, ids):
+        seq = self._seq
+        return sorted(ids, key=lambda n: seq.get(n, -1))
+
+    def nodes_by_attr(self, key, value):
+        """Ids of nodes whose indexed attribute ``key`` equals ``value``, in insertion order."""
+        return self._ordered(self._index[key].get(value, ()))
+
+    def count_by_attr(self, key, value) -> int:
+        """How many nodes have indexed attribute ``key`` equal to ``value`` (no sorting)."""
+        return len(self._index[key].get(value, ()))
+
+    def _select(self, kind, attrs):
+        for key in ('op', 'type'):
+            if key in attrs and not callable(attrs[key]):
+                candidates = self.nodes_by_attr(key, attrs[key])
+                break
+        else:
+            candidates = self.nodes_by_attr('kind', kind)
+        result = []
+        for node_id in candidates:
+            data = self._node[node_id]
+            if data.get('kind') != kind:
+                continue
+            if all(k in data and data[k] == v for k, v in attrs.items()):
+                result.append(Node(self, node_id))
+        return result
+
+    def get_op_nodes(self, **attrs):
+        """Op nodes whose attributes equal ``attrs``; uses the op/type index when one is given."""
+        return self._select('op', attrs)
+
+    def get_data_nodes(self, has_value=None):
+        """Data nodes, optionally only those with (``True``) or without (``False``) a value."""
+        nodes = self._select('data', {})
+        if has_value is None:
+            return nodes
+        return [n for n in nodes if n.has_valid('value') == has_value]
+
+    def get_nodes_with_attributes(self, **attrs):
+        """Ids of nodes (op or data) whose attributes equal ``attrs``."""
+        return [n for n, d in self.nodes(data=True) if all(k in d and d[k] == v for k, v in attrs.items())]
+
+    def get_node_by_name(self, name):
+        """The op node whose ``name`` is ``name``, or None."""
+        for node_id in self.nodes_by_attr('name', name):
+            if self._node[node_id].get('kind', 'op') == 'op':
+                return Node(self, node_id)
+        return None
+
+    @property
+    def stage(self):
+        return self.graph.get('stage', 'front')
+
+    @stage.setter
+    def stage(self, value):
+        self.graph['stage'] = value
+
+    def unique_id(self, prefix: str = ''):
+        """A node id not yet in the graph: ``prefix`` itself when free, else ``prefix_N``."""
+        if prefix and prefix not in self._node:
+            return prefix
+        counter = self.graph.setdefault('_unique_id_counter', {})
+        base = prefix or 'node'
+        n = counter.get(base, 0)
+        while True:
+            candidate = '{}_{}'.format(base, n)
+            n += 1
+            if candidate not in self._node:
+                counter[base] = n
+                return candidate
+
+    # ----- editing -----------------------------------------------------------------------
+    def create_edge(self, src_node, dst_node, out_port: int = 0, in_port: int = 0, edge_attrs: dict = None):
+        """Connect ``src_node``'s output ``out_port`` to ``dst_node``'s input ``in_port``.
+
+        In the middle phase the source may be an op (its output data node is found or created)
+        or a data node. An existing connection into ``in_port`` is replaced.
+        """
+        src = src_node if isinstance(src_node, Node) else Node(self, src_node)
+        dst = dst_node if isinstance(dst_node, Node) else Node(self, dst_node)
+        if src.kind == 'data':
+            self._remove_input(dst.id, in_port)
+            attrs = {'in': in_port}
+            attrs.update(edge_attrs or {})
+            self.add_edge(src.id, dst.id, **attrs)
+            dst.add_input_port(in_port, skip_if_exist=True)
+            return
+        dst.add_input_port(in_port, skip_if_exist=True)
+        src.add_output_port(out_port, skip_if_exist=True)
+        src.out_port(out_port).connect(dst.in_port(in_port))
+        if edge_attrs:
+            for _, _, key, data in self.in_edges(dst.id, keys=True, data=True):
+                if data.get('in') == in_port:
+                    data.update(edge_attrs)
+
+    def _remove_input(self, node_id, in_port):
+        for u, _, key, data in list(self.in_edges(node_id, keys=True, data=True)):
+            if data.get('in') == in_port and not data.get('control_flow_edge'):
+                self.remove_edge(u, node_id, key)
+
+    def remove_edges_by_attrs(self, u, v, **attrs):
+        """Remove exactly the ``u -> v`` edges whose attributes match, never their parallel twins."""
+        doomed = [key for _, dst, key, data in self.out_edges(u, keys=True, data=True)
+                  if dst == v and all(data.get(k) == val for k, val in attrs.items())]
+        for key in doomed:
+            self.remove_edge(u, v, key)
+
+    def erase_node(self, node):
+        """Remove one node and its edges (no re-wiring)."""
+        node_id = node.id if isinstance(node, Node) else node
+        self.remove_node(node_id)
+
+    # ----- clean-up ----------------------------------------------------------------------
+    def clean_up(self, undead_node_types: list = ('Parameter',)):
+        """Remove every node that no output (Result, or a node marked ``undead``) needs.
+
+        Walks backwards from the outputs, over data and control edges; what is not reached is
+        dead code. Model inputs (Parameter) stay even when unused, so the model keeps its
+        signature. A graph with no outputs at all is left alone. Returns the number removed.
+        """
+        undead_types = set(undead_node_types or ())
+        roots = [n for n, d in self.nodes(data=True)
+                 if d.get('op') == 'Result' or d.get('type') == 'Result' or d.get('is_output')
+                 or d.get('keep_output_port') or d.get('undead') or d.get('op') in undead_types]
+        if not roots:
+            log.debug('clean_up: the graph has no outputs; nothing removed')
+            return 0
+        alive = set(roots)
+        queue = deque(roots)
+        pred = self._pred
+        while queue:
+            node_id = queue.popleft()
+            for src in pred[node_id]:
+                if src not in alive:
+                    alive.add(src)
+                    queue.append(src)
+        dead = [n for n in self._node if n not in alive]
+        if dead:
+            log.debug('clean_up removes {} nodes'.format(len(dead)))
+            self.remove_nodes_from(dead)
+        return len(dead)
+
+    def check_acyclic(self):
+        """Raise an Error naming the nodes of one cycle if the graph has one."""
+        try:
+            cycle = nx.find_cycle(self)
+        except nx.NetworkXNoCycle:
+            return
+        names = [self._node[u].get('name', u) for u, *_ in cycle]
+        raise Error('The graph has a cycle: {}', ' -> '.join(str(n) for n in names + names[:1]))
+
+    def pseudo_topological_sort(self, reverse=False):
+        """Op and data nodes in a topological order that is stable under the insertion order."""
+        seq = self._seq
+        indegree = {n: self.in_degree(n) for n in self._node}
+        import heapq
+        heap = [(seq.get(n, 0), n) for n, d in indegree.items() if d == 0]
+        heapq.heapify(heap)
+        order = []
+        while heap:
+            _, node_id = heapq.heappop(heap)
+            order.append(node_id)
+            for _, dst in self.out_edges(node_id):
+                indegree[dst] -= 1
+                if indegree[dst] == 0:
+                    heapq.heappush(heap, (seq.get(dst, 0), dst))
+        if len(order) != len(self._node):
+            self.check_acyclic()
+        nodes = [Node(self, n) for n in order]
+        return list(reversed(nodes)) if reverse else nodes
+
+    def dump(self) -> str:
+        """A readable one-line-per-node summary (for debugging and test failure messages)."""
+        lines = []
+        for node_id, data in self.nodes(data=True):
+            inputs = ['{}:{}->{}'.format(u, d.get('out'), d.get('in')) for u, _, d in self.in_edges(node_id, data=True)]
+            lines.append('{} [{}] {} <- {}'.format(node_id, data.get('kind'), data.get('op'), ', '.join(inputs)))
+        return '\n'.join(lines)
+
+
+class Node:
+    """A view of one node of a Graph: attribute access and ports.
+
+    ``node.x`` and ``node['x']`` read the node's attribute ``x``; ``node.x = v`` writes it.
+    """
+    __slots__ = ('graph', 'id')
+
+    def __init__(self, graph: Graph, node_id):
+        if node_id not in graph:
+            raise Error('There is no node "{}" in the graph', node_id)
+        object.__setattr__(self, 'graph', graph)
+        object.__setattr__(self, 'id', node_id)
+
+    # ----- attributes --------------------------------------------------------------------
+    def __getattr__(self, key):
+        try:
+            return self.graph._node[self.id][key]
+        except KeyError:
+            raise AttributeError('Node "{}" has no attribute "{}"'.format(self.id, key)) from None
+
+    def __setattr__(self, key, value):
+        if key in Node.__slots__:
+            object.__setattr__(self, key, value)
+        else:
+            self.graph._node[self.id][key] = value
+
+    def __getitem__(self, key):
+        return self.graph._node[self.id][key]
+
+    def __setitem__(self, key, value):
+        self.graph._node[self.id][key] = value
+
+    def __delitem__(self, key):
+        del self.graph._node[self.id][key]
+
+    def __contains__(self, key):
+        return key in self.graph._node[self.id]
+
+    def __eq__(self, other):
+        return isinstance(other, Node) and other.graph is self.graph and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        return 'Node({!r}, op={!r})'.format(self.id, self.soft_get('op'))
+
+    def attrs(self) -> dict:
+        """The node's attribute dict itself (writes go to the graph)."""
+        return self.graph._node[self.id]
+
+    def has(self, key) -> bool:
+        return key in self.graph._node[self.id]
+
+    def has_valid(self, key) -> bool:
+        """The attribute exists and is not None."""
+        return self.graph._node[self.id].get(key) is not None
+
+    def has_and_set(self, key) -> bool:
+        """The attribute exists and is truthy."""
+        value = self.graph._node[self.id].get(key)
+        if isinstance(value, np.ndarray):
+            return value.size > 0 and bool(np.all(value))
+        return bool(value)
+
+    def soft_get(self, key, default='<UNKNOWN>'):
+        """The attribute's value, or ``default`` when the node has no such attribute."""
+        return self.graph._node[self.id].get(key, default)
+
+    def get_attrs(self) -> dict:
+        return self.attrs()
+
+    # ----- ports -------------------------------------------------------------------------
+    def _port_table(self, direction):
+        key = '_in_ports' if direction == 'in' else '_out_ports'
+        table = self.graph._node[self.id].get(key)
+        if table is None:
+            table = {}
+            self.graph._node[self.id][key] = table
+        return table
+
+    def add_input_port(self, idx, skip_if_exist=False, **kwargs):
+        table = self._port_table('in')
+        if idx in table and not skip_if_exist:
+            raise Error('Input port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
+        table.setdefault(idx, {'control_flow': kwargs.get('control_flow', False)})
+
+    def add_output_port(self, idx, skip_if_exist=False, **kwargs):
+        table = self._port_table('out')
+        if idx in table and not skip_if_exist:
+            raise Error('Output port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
+        table.setdefault(idx, {'control_flow': kwargs.get('control_flow', False)})
+
+    def delete_input_port(self, idx):
+        self.in_port(idx).disconnect()
+        self._port_table('in').pop(idx, None)
+
+    def delete_output_port(self, idx):
+        self.out_port(idx).disconnect()
+        self._port_table('out').pop(idx, None)
+
+    def in_port(self, idx=0, control_flow=False):
+        """The input port ``idx``; created on first use, so new ops can be wired freely."""
+        from mo.graph.port import Port
+        self._port_table('in').setdefault(idx, {'control_flow': control_flow})
+        return Port(self, 'in', idx)
+
+    def out_port(self, idx=0, control_flow=False):
+        """The output port ``idx``; created on first use."""
+        from mo.graph.port import Port
+        self._port_table('out').setdefault(idx, {'control_flow': control_flow})
+        return Port(self, 'out', idx)
+
+    def _edge_ports(self, direction):
+        graph = self.graph
+        if direction == 'in':
+            if self.kind == 'data':
+                return set()
+            return {d['in'] for _, _, d in graph.in_edges(self.id, data=True)
+                    if 'in' in d and not d.get('control_flow_edge')}
+        if self.kind == 'data':
+            return set()
+        return {d['out'] for _, _, d in graph.out_edges(self.id, data=True)
+                if 'out' in d and not d.get('control_flow_edge')}
+
+    def in_ports(self, control_flow=False) -> dict:
+        """All input ports (declared or connected), by index, in index order."""
+        from mo.graph.port import Port
+        ids = set(self._port_table('in')) | self._edge_ports('in')
+        return {i: Port(self, 'in', i) for i in sorted(ids)}
+
+    def out_ports(self, control_flow=False) -> dict:
+        """All output ports (declared or connected), by index, in index order."""
+        from mo.graph.port import Port
+        ids = set(self._port_table('out')) | self._edge_ports('out')
+        return {i: Port(self, 'out', i) for i in sorted(ids)}
+
+    def is_in_port_connected(self, idx, control_flow=False) -> bool:
+        return idx in self._edge_ports('in')
+
+    def is_out_port_connected(self, idx, control_flow=False) -> bool:
+        return idx in self._edge_ports('out')
+
+    # ----- neighbours (legacy API: in the middle phase these are data nodes) -----------------
+    def in_edges(self, control_flow=False) -> dict:
+        """Input edge attribute dicts by input port."""
+        return {d['in']: d for _, _, d in self.graph.in_edges(self.id, data=True)
+                if 'in' in d and (control_flow or not d.get('control_flow_edge'))}
+
+    def in_edge(self, idx=0, control_flow=False) -> dict:
+        return self.in_edges(control_flow)[idx]
+
+    def out_edges(self, control_flow=False) -> dict:
+        """Output edge attribute dicts by output port (one of them where a port feeds several)."""
+        return {d['out']: d for _, _, d in self.graph.out_edges(self.id, data=True)
+                if 'out' in d and (control_flow or not d.get('control_flow_edge'))}
+
+    def out_edge(self, idx=0, control_flow=False) -> dict:
+        return self.out_edges(control_flow)[idx]
+
+    def in_nodes(self, control_flow=False) -> dict:
+        """The producers of this node's inputs, by input port.
+
+        Front phase: op nodes; middle and back phases: data nodes (for an op) or the producing
+        op (for a data node, under key 0).
+        """
+        graph = self.graph
+        if self.kind == 'data':
+            return {0: Node(graph, u) for u, _ in graph.in_edges(self.id)}
+        result = {}
+        for u, _, d in graph.in_edges(self.id, data=True):
+            if 'in' in d and (control_flow or not d.get('control_flow_edge')):
+                result[d['in']] = Node(graph, u)
+        return dict(sorted(result.items()))
+
+    def in_node(self, idx=0, control_flow=False):
+        nodes = self.in_nodes(control_flow)
+        if idx not in nodes:
+            raise Error('Node "{}" has no input {}', self.soft_get('name', self.id), idx)
+        return nodes[idx]
+
+    def out_nodes(self, control_flow=False) -> dict:
+        """Front phase: consumers are listed per output port (one per port); middle: data nodes."""
+        graph = self.graph
+        if self.kind == 'data':
+            return {i: Node(graph, v) for i, (_, v) in enumerate(graph.out_edges(self.id))}
+        result = {}
+        for _, v, d in graph.out_edges(self.id, data=True):
+            if 'out' in d and (control_flow or not d.get('control_flow_edge')):
+                result.setdefault(d['out'], Node(graph, v))
+        return dict(sorted(result.items()))
+
+    def out_node(self, idx=0, control_flow=False):
+        nodes = self.out_nodes(control_flow)
+        if idx not in nodes:
+            raise Error('Node "{}" has no output {}', self.soft_get('name', self.id), idx)
+        return nodes[idx]
+
+    def get_sorted_inputs(self):
+        return sorted(((u, d) for u, _, d in self.graph.in_edges(self.id, data=True) if 'in' in d),
+                      key=lambda item: item[1]['in'])
+
+    def get_sorted_outputs(self):
+        return sorted(((v, d) for _, v, d in self.graph.out_edges(self.id, data=True) if 'out' in d),
+                      key=lambda item: item[1]['out'])
+
+    def insert_node_after(self, new_node, node_out_port: int = 0):
+        """Put ``new_node`` between this node's output ``node_out_port`` and its consumers."""
+        self.out_port(node_out_port).get_connection().insert_node(new_node)
+
+    def infer(self):
+        """Run this op's shape (and value) inference."""
+        infer = self.soft_get('infer', None)
+        if infer is not None:
+            infer(self)
+
+
+def rename_node(node: Node, name: str):
+    """Give ``node`` the user-visible ``name``; refuses a name another op node already has."""
+    graph = node.graph
+    for other_id in graph.nodes_by_attr('name', name):
+        if other_id != node.id and graph.nodes[other_id].get('kind') == 'op':
+            raise Error('Cannot rename node "{}" to "{}": another node has that name',
+                        node.soft_get('name', node.id), name)
+    node['name'] = name
+
+
+def rename_nodes(nodes):
+    """Rename several nodes at once, given ``(node, new_name)`` pairs applied in order.
+
+    The usual use is ``rename_nodes([(old, name + '/TBR'), (new, name)])``: the replaced node
+    frees its name for the replacement.
+    """
+    for node, name in nodes:
+        rename_node(node, name)
+
+
+def dict_includes(big: dict, sub: dict) -> bool:
+    """True when every key of ``sub`` is in ``big`` with an equal value (or a callable accepting it)."""
+    for key, expected in sub.items():
+        if key not in big:
+            return False
+        if callable(expected):
+            if not expected(big[key]):
+                return False
+        elif big[key] != expected:
+            return False
+    return True
+
+
+def replace_node(old_node: Node, new_node: Node, new_node_out_port: int = None):
+    """Move every consumer of ``old_node``'s outputs to ``new_node`` and remove ``old_node``.
+
+    Output ``i`` of the old node maps to output ``i`` of the new one, or every output to
+    ``new_node_out_port`` when it is given.
+    """
+    graph = old_node.graph
+    for idx, port in sorted(old_node.out_ports().items()):
+        target = idx if new_node_out_port is None else new_node_out_port
+        if port.is_connected() or port.get_tensor_names():
+            port.get_connection().set_source(new_node.out_port(target))
+    graph.remove_node(old_node.id)

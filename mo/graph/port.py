@@ -1,0 +1,226 @@
+"""Ports: the ends of connections, the same in every phase.
+
+A port is ``(node, 'in'|'out', index)``. In the front phase an input port is fed by one edge from
+an op; in the middle and back phases the edge comes from the data node an op's output port
+writes. Port methods hide that difference, so a replacer written against ports works in any
+phase. Every edit removes exactly the edges it means to, never a parallel twin.
+"""
+from mo.utils.error import Error
+
+
+def _is_data_edge(attrs):
+    return not attrs.get('control_flow_edge')
+
+
+class PortData:
+    """Shape and value of the tensor that flows through a port."""
+
+    def __init__(self, port):
+        self.port = port
+
+    def _store(self, create=False):
+        """The dict holding the tensor's attributes: a data node's, or (front) a port record."""
+        port = self.port
+        graph = port.node.graph
+        if graph.stage != 'front':
+            data_node = port._data_node(create=create)
+            return data_node.attrs() if data_node is not None else None
+        if port.type == 'in':
+            source = port.get_source()
+            if source is None:
+                return None
+            return source.data._store(create)
+        return port.node._port_table('out').setdefault(port.idx, {})
+
+    def get_shape(self):
+        store = self._store()
+        return None if store is None else store.get('shape')
+
+    def get_value(self):
+        store = self._store()
+        return None if store is None else store.get('value')
+
+    def set_shape(self, shape):
+        from mo.front.common.partial_infer.utils import shape_array
+        store = self._store(create=True)
+        if store is None:
+            raise Error('Cannot set a shape on unconnected input {} of "{}"', self.port.idx, self.port.node.soft_get('name'))
+        store['shape'] = shape_array(shape)
+
+    def set_value(self, value):
+        import numpy as np
+        store = self._store(create=True)
+        if store is None:
+            raise Error('Cannot set a value on unconnected input {} of "{}"', self.port.idx, self.port.node.soft_get('name'))
+        value = np.asarray(value)
+        store['value'] = value
+        store['shape'] = np.array(value.shape, dtype=np.int64)
+
+    def get_attr(self, name, default=None):
+        store = self._store()
+        return default if store is None else store.get(name, default)
+
+
+class Port:
+    """One input or output of a node."""
+    __slots__ = ('node', 'type', 'idx')
+
+    def __init__(self, node, port_type: str, idx: int):
+        assert port_type in ('in', 'out'), port_type
+        self.node = node
+        self.type = port_type
+        self.idx = idx
+
+    def __eq__(self, other):
+        return isinstance(other, Port) and self.node == other.node and self.type == other.type \
+            and self.idx == other.idx
+
+    def __hash__(self):
+        return hash((self.node.id, self.type, self.idx))
+
+    def __repr__(self):
+        return '{}:{}:{}'.format(self.node.soft_get('name', self.node.id), self.type, self.idx)
+
+    @property
+    def graph(self):
+        return self.node.graph
+
+    @property
+    def data(self) -> PortData:
+        return PortData(self)
+
+    def _front(self):
+        return self.node.graph.stage == 'front'
+
+    # ----- edges behind the port ---------------------------------------------------------
+    def _in_edge(self):
+        """(src, dst, key, attrs) of the edge into this input port, or None."""
+        graph = self.node.graph
+        for u, v, key, attrs in graph.in_edges(self.node.id, keys=True, data=True):
+            if attrs.get('in') == self.idx and _is_data_edge(attrs):
+                return u, v, key, attrs
+        return None
+
+    def _out_edges(self):
+        graph = self.node.graph
+        return [(u, v, key, attrs) for u, v, key, attrs in graph.out_edges(self.node.id, keys=True, data=True)
+                if attrs.get('out') == self.idx and _is_data_edge(attrs)]
+
+    def _data_node(self, create=False):
+        """Middle phase: the data node behind this port (an out-port's may be created)."""
+        from mo.graph.graph import Node
+        graph = self.node.graph
+        if self.type == 'in':
+            edge = self._in_edge()
+            return Node(graph, edge[0]) if edge else None
+        edges = self._out_edges()
+        if edges:
+            return Node(graph, edges[0][1])
+        if not create:
+            return None
+        data_id = graph.unique_id('{}/out{}'.format(self.node.soft_get('name', self.node.id), self.idx))
+        graph.add_node(data_id, kind='data', name=data_id, shape=None, value=None)
+        graph.add_edge(self.node.id, data_id, out=self.idx)
+        return Node(graph, data_id)
+
+    # ----- navigation --------------------------------------------------------------------
+    def get_source(self):
+        """The output port feeding this input port, or None when unconnected."""
+        if self.type == 'out':
+            raise Error('get_source() is for input ports; {} is an output port', self)
+        from mo.graph.graph import Node
+        edge = self._in_edge()
+        if edge is None:
+            return None
+        graph = self.node.graph
+        src, attrs = edge[0], edge[3]
+        if graph.nodes[src].get('kind') != 'data':
+            return Port(Node(graph, src), 'out', attrs.get('out', 0))
+        for producer, _, pattrs in graph.in_edges(src, data=True):
+            return Port(Node(graph, producer), 'out', pattrs.get('out', 0))
+        return None
+
+    def get_destinations(self) -> list:
+        """The input ports this output port feeds, in a stable order."""
+        if self.type == 'in':
+            raise Error('get_destinations() is for output ports; {} is an input port', self)
+        from mo.graph.graph import Node
+        graph = self.node.graph
+        result = []
+        for _, v, _, attrs in self._out_edges():
+            if graph.nodes[v].get('kind') == 'data':
+                for _, consumer, cattrs in graph.out_edges(v, data=True):
+                    if 'in' in cattrs and _is_data_edge(cattrs):
+                        result.append(Port(Node(graph, consumer), 'in', cattrs['in']))
+            else:
+                result.append(Port(Node(graph, v), 'in', attrs['in']))
+        return result
+
+    def get_destination(self):
+        """The only input port this output port feeds (None if it feeds none)."""
+        destinations = self.get_destinations()
+        if len(destinations) > 1:
+            raise Error('Output {} of "{}" feeds {} consumers where one was expected', self.idx,
+                        self.node.soft_get('name', self.node.id), len(destinations))
+        return destinations[0] if destinations else None
+
+    def get_connection(self):
+        """The connection through this port: for an input port, its source and this port only."""
+        from mo.graph.connection import Connection
+        if self.type == 'in':
+            return Connection(self.node.graph, self.get_source(), [self])
+        return Connection(self.node.graph, self, self.get_destinations())
+
+    def is_connected(self) -> bool:
+        if self.type == 'in':
+            return self._in_edge() is not None
+        return bool(self.get_destinations()) or (not self._front() and bool(self._out_edges()))
+
+    def disconnected(self) -> bool:
+        return not self.is_connected()
+
+    # ----- editing -----------------------------------------------------------------------
+    def connect(self, port):
+        """Connect this port to ``port`` (one output, one input); the input's old feed is dropped."""
+        if self.type == port.type:
+            raise Error('Cannot connect {} to {}: both are {} ports', self, port, self.type)
+        src, dst = (self, port) if self.type == 'out' else (port, self)
+        dst.disconnect()
+        graph = dst.node.graph
+        src.node.add_output_port(src.idx, skip_if_exist=True)
+        dst.node.add_input_port(dst.idx, skip_if_exist=True)
+        if graph.stage == 'front':
+            graph.add_edge(src.node.id, dst.node.id, out=src.idx, **{'in': dst.idx})
+        else:
+            data_node = src._data_node(create=True)
+            graph.add_edge(data_node.id, dst.node.id, **{'in': dst.idx})
+
+    def disconnect(self):
+        """Remove the edges behind this port: its feed (input) or all its consumers (output)."""
+        graph = self.node.graph
+        if self.type == 'in':
+            edge = self._in_edge()
+            if edge is not None:
+                graph.remove_edge(edge[0], edge[1], edge[2])
+            return
+        for u, v, key, _ in self._out_edges():
+            if graph.nodes[v].get('kind') == 'data':
+                for _, consumer, ckey, cattrs in list(graph.out_edges(v, keys=True, data=True)):
+                    if _is_data_edge(cattrs):
+                        graph.remove_edge(v, consumer, ckey)
+            else:
+                graph.remove_edge(u, v, key)
+
+    def get_tensor_names(self) -> list:
+        """Framework tensor names that users know this output by (e.g. TF ``name:1``)."""
+        if self.type == 'in':
+            source = self.get_source()
+            return source.get_tensor_names() if source else []
+        return list(self.node._port_table('out').get(self.idx, {}).get('tensor_names', []))
+
+    def add_tensor_names(self, names):
+        entry = self.node._port_table('out').setdefault(self.idx, {})
+        existing = entry.setdefault('tensor_names', [])
+        for name in names:
+            if name not in existing:
+                existing.append(name)

@@ -1,0 +1,119 @@
+"""The ``mo`` command line: ``mo convert | transform | summarize | transforms``.
+
+Every failure ends as one ``[ ERROR ]`` line (and a hint where one helps) with exit code 1, or 2
+for bad command-line usage; a traceback is printed only with ``--log_level=DEBUG``.
+"""
+import argparse
+import logging as log
+import sys
+
+from mo.utils.error import Error, FrameworkError, UsageError
+
+LOG_LEVELS = ('DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL')
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are ``[ ERROR ]`` lines with exit code 2."""
+
+    def error(self, message):
+        raise UsageError('{}: {}'.format(self.prog, message), hint="see '{} --help'".format(self.prog))
+
+
+def _add_common(parser):
+    parser.add_argument('--log_level', default='WARNING', choices=LOG_LEVELS, type=str.upper,
+                        help='logging level; DEBUG also prints tracebacks of errors')
+
+
+def _add_extensions(parser):
+    parser.add_argument('--extensions', action='append', default=[], metavar='DIR[,DIR]',
+                        help='directories of user replacers (front/, front/tf/, middle/, back/, ops/)')
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog='mo', description='Model conversion: TensorFlow GraphDef to OpenVINO IR, and the '
+                                            'Graph Transform Tool.')
+    commands = parser.add_subparsers(dest='command', metavar='COMMAND', parser_class=_Parser)
+
+    transforms = commands.add_parser('transforms', help='print the ordered list of replacers')
+    _add_common(transforms)
+    _add_extensions(transforms)
+    transforms.add_argument('--phase', choices=('load', 'front', 'middle', 'back'), action='append',
+                            help='only this phase (repeatable)')
+    transforms.add_argument('--dot', metavar='FILE', help='also write the dependency graph as Graphviz dot')
+    transforms.add_argument('--json', action='store_true', help='print JSON instead of a table')
+
+    from mo.pipeline import registry_of_commands
+    for name, module in registry_of_commands().items():
+        sub = commands.add_parser(name, help=module.HELP, description=module.HELP)
+        _add_common(sub)
+        module.add_arguments(sub)
+    return parser
+
+
+def _configure_logging(level: str):
+    logging_level = getattr(log, level, log.WARNING)
+    handler = log.StreamHandler(sys.stderr)
+    handler.setFormatter(log.Formatter('[ %(levelname)s ] %(message)s'))
+    root = log.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging_level)
+
+
+def _report_error(exc: BaseException, debug: bool) -> int:
+    if isinstance(exc, Error):
+        message = str(exc)
+        replacer = getattr(exc, 'replacer', None)
+        if replacer and not isinstance(exc, FrameworkError) and debug:
+            message += ' (in {})'.format(replacer)
+        print('[ ERROR ] {}'.format(message), file=sys.stderr)
+        if exc.hint:
+            print('[ ERROR ] Hint: {}'.format(exc.hint), file=sys.stderr)
+        code = 2 if isinstance(exc, UsageError) else 1
+    elif isinstance(exc, KeyboardInterrupt):
+        print('[ ERROR ] Interrupted; no output was written', file=sys.stderr)
+        code = 1
+    elif isinstance(exc, MemoryError):
+        print('[ ERROR ] Out of memory; try a smaller --max_constant_size or a smaller model', file=sys.stderr)
+        code = 1
+    else:
+        print('[ ERROR ] Internal error in mo: {}: {}'.format(type(exc).__name__, exc), file=sys.stderr)
+        print('[ ERROR ] Hint: run again with --log_level=DEBUG for the traceback, and report it', file=sys.stderr)
+        code = 1
+    if debug:
+        import traceback
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+    return code
+
+
+def run_transforms_command(args) -> int:
+    from mo.pipeline.listing import print_transforms
+    from mo.utils.import_extensions import load_extensions, split_dirs
+    load_extensions(split_dirs(args.extensions))
+    print_transforms(phases=args.phase, dot_path=args.dot, as_json=args.json)
+    return 0
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``mo`` console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    debug = any(a.upper() in ('--LOG_LEVEL=DEBUG',) for a in argv) or \
+        any(a == '--log_level' and i + 1 < len(argv) and argv[i + 1].upper() == 'DEBUG' for i, a in enumerate(argv))
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        _configure_logging(args.log_level)
+        if args.command == 'transforms':
+            return run_transforms_command(args)
+        from mo.pipeline import registry_of_commands
+        return registry_of_commands()[args.command].run(args) or 0
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except BaseException as exc:  # noqa: B902 - every failure becomes an [ ERROR ] line
+        return _report_error(exc, debug)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

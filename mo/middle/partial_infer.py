@@ -1,0 +1,124 @@
+"""From the front phase's op graph to the middle phase's op/data graph, and shape inference.
+
+``create_data_nodes`` puts a data node on every used output port. ``partial_infer`` then visits
+the ops in topological order and calls each one's ``infer``: output shapes always, output values
+too when the inputs are constant, so constant sub-graphs fold as a side effect.
+"""
+import logging as log
+
+import numpy as np
+
+from mo.graph.graph import Graph, Node
+from mo.middle.replacement import MiddleReplacementPattern
+from mo.utils.error import Error
+
+#: port-record keys that move onto the data node when it is created
+_PORT_DATA_KEYS = ('shape', 'value', 'tensor_names', 'data_type')
+
+
+def create_data_nodes(graph: Graph):
+    """Turn every op -> op data edge into op -> data -> op; one data node per used output port."""
+    if graph.stage != 'front':
+        return
+    for node_id in list(graph.nodes):
+        data = graph.nodes[node_id]
+        if data.get('kind') != 'op':
+            continue
+        out_edges = [(v, key, attrs) for _, v, key, attrs in graph.out_edges(node_id, keys=True, data=True)
+                     if not attrs.get('control_flow_edge')]
+        ports = sorted({attrs.get('out', 0) for _, _, attrs in out_edges} | set(data.get('_out_ports', {})))
+        data_nodes = {}
+        for port in ports:
+            record = data.get('_out_ports', {}).get(port, {}) or {}
+            data_id = graph.unique_id('{}/out{}'.format(data.get('name', node_id), port) if port
+                                      else '{}/out'.format(data.get('name', node_id)))
+            attrs = {'kind': 'data', 'name': data_id, 'shape': None, 'value': None}
+            for key in _PORT_DATA_KEYS:
+                if key in record:
+                    attrs[key] = record[key]
+            graph.add_node(data_id, **attrs)
+            graph.add_edge(node_id, data_id, out=port)
+            data_nodes[port] = data_id
+        for v, key, attrs in out_edges:
+            port = attrs.get('out', 0)
+            graph.remove_edge(node_id, v, key)
+            new_attrs = {k: val for k, val in attrs.items() if k != 'out'}
+            graph.add_edge(data_nodes[port], v, **new_attrs)
+    graph.stage = 'middle'
+
+
+def _inputs_ready(node: Node) -> bool:
+    for port in node.in_ports().values():
+        if port.is_connected() and port.data.get_shape() is None:
+            return False
+    return True
+
+
+def infer_node(node: Node):
+    """Infer one op; failures become an Error that names the node and its input shapes."""
+    infer = node.soft_get('infer', None)
+    if infer is None:
+        raise Error('Operation "{}" ({}) has no shape inference; it cannot be converted as is',
+                    node.soft_get('name', node.id), node.soft_get('op'))
+    try:
+        infer(node)
+    except Error as exc:
+        raise Error('Shape inference failed for "{}" ({}): {}', node.soft_get('name', node.id),
+                    node.soft_get('op'), exc) from exc
+    except Exception as exc:
+        shapes = {i: (None if p.data.get_shape() is None else p.data.get_shape().tolist())
+                  for i, p in node.in_ports().items() if p.is_connected()}
+        raise Error('Shape inference failed for "{}" ({}) with input shapes {}: {}: {}',
+                    node.soft_get('name', node.id), node.soft_get('op'), shapes, type(exc).__name__, exc) from exc
+    node['need_shape_inference'] = False
+
+
+def partial_infer(graph: Graph, nodes=None):
+    """Infer every op (or just ``nodes``) in topological order."""
+    graph.check_acyclic()
+    wanted = None if nodes is None else {n.id if isinstance(n, Node) else n for n in nodes}
+    for node in graph.pseudo_topological_sort():
+        if node.kind != 'op' or (wanted is not None and node.id not in wanted):
+            continue
+        if not _inputs_ready(node):
+            log.debug('Skipping inference of "{}": an input shape is unknown'.format(node.soft_get('name')))
+            continue
+        infer_node(node)
+
+
+def reinfer_marked_nodes(graph: Graph):
+    """Re-infer the ops marked ``need_shape_inference`` and everything downstream of them."""
+    marked = [n for n, d in graph.nodes(data=True) if d.get('kind') == 'op' and d.get('need_shape_inference')]
+    if not marked:
+        return
+    downstream = set(marked)
+    queue = list(marked)
+    while queue:
+        for succ in graph.successors(queue.pop()):
+            if succ not in downstream:
+                downstream.add(succ)
+                queue.append(succ)
+    partial_infer(graph, [n for n in downstream if graph.nodes[n].get('kind') == 'op'])
+
+
+class PartialInfer(MiddleReplacementPattern):
+    """Creates data nodes and infers every op's output shapes (and constant values)."""
+    id = 'PartialInfer'
+
+    def run_after(self):
+        from mo.utils.anchors import FrontFinish
+        return [FrontFinish]
+
+    def run_before(self):
+        from mo.utils.anchors import PreMiddleStart
+        return [PreMiddleStart]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        create_data_nodes(graph)
+        partial_infer(graph)
+        self.match_count = sum(1 for _ in graph.get_op_nodes())
+
+
+def value_or_none(port):
+    value = port.data.get_value()
+    return None if value is None else np.asarray(value)

@@ -1,0 +1,33 @@
+"""Const: a tensor known at conversion time."""
+import numpy as np
+
+from mo.ops.op import Op
+
+
+class Const(Op):
+    """Produces its ``value`` (a numpy array) on output 0."""
+    op = 'Const'
+
+    def __init__(self, graph, attrs: dict = None):
+        attrs = dict(attrs or {})
+        if 'value' in attrs and attrs['value'] is not None:
+            attrs['value'] = np.asarray(attrs['value'])
+            attrs.setdefault('shape', np.array(attrs['value'].shape, dtype=np.int64))
+            attrs.setdefault('data_type', attrs['value'].dtype)
+        super().__init__(graph, {
+            'type': 'Const', 'op': 'Const', 'version': 'opset1',
+            'infer': Const.infer, 'in_ports_count': 0, 'out_ports_count': 1,
+        }, attrs)
+
+    def add_node(self, attrs: dict = None):
+        node = super().add_node(attrs)
+        if self.graph.stage != 'front' and node.has_valid('value'):
+            node.out_port(0).data.set_value(node.value)  # middle phase: the value lives on the data node
+        return node
+
+    def backend_attrs(self):
+        return ['element_type', 'shape', 'offset', 'size']
+
+    @staticmethod
+    def infer(node):
+        node.out_port(0).data.set_value(node.value)

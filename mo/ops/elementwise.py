@@ -1,0 +1,98 @@
+"""Binary element-wise ops with numpy broadcasting (opset's ``auto_broadcast='numpy'``)."""
+import numpy as np
+
+from mo.front.common.partial_infer.elemental import eltwise_infer
+from mo.ops.op import Op
+
+
+class Elementwise(Op):
+    """Base of the binary element-wise ops: subclasses set ``op``, ``type`` and ``operation``."""
+    op = None
+    type = None
+    version = 'opset1'
+    operation = None
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, {
+            'type': self.type, 'op': self.op, 'version': self.version, 'auto_broadcast': 'numpy',
+            'infer': self.infer, 'in_ports_count': 2, 'out_ports_count': 1,
+        }, attrs)
+
+    def backend_attrs(self):
+        return ['auto_broadcast']
+
+    @classmethod
+    def infer(cls, node):
+        eltwise_infer(node, cls.operation)
+
+
+def _same_dtype(fn):
+    def apply(a, b):
+        result = fn(a, b)
+        return result.astype(np.result_type(a, b)) if isinstance(result, np.ndarray) else result
+    return staticmethod(apply)
+
+
+class Add(Elementwise):
+    op, type = 'Add', 'Add'
+    operation = _same_dtype(np.add)
+
+
+class Sub(Elementwise):
+    op, type = 'Sub', 'Subtract'
+    operation = _same_dtype(np.subtract)
+
+
+class Mul(Elementwise):
+    op, type = 'Mul', 'Multiply'
+    operation = _same_dtype(np.multiply)
+
+
+class Div(Elementwise):
+    op, type = 'Div', 'Divide'
+
+    @staticmethod
+    def operation(a, b):
+        if np.issubdtype(np.result_type(a, b), np.integer):
+            return np.floor_divide(a, b)
+        return np.divide(a, b).astype(np.result_type(a, b))
+
+
+class Pow(Elementwise):
+    op, type = 'Pow', 'Power'
+    operation = _same_dtype(np.power)
+
+
+class Maximum(Elementwise):
+    op, type = 'Maximum', 'Maximum'
+    operation = _same_dtype(np.maximum)
+
+
+class Minimum(Elementwise):
+    op, type = 'Minimum', 'Minimum'
+    operation = _same_dtype(np.minimum)
+
+
+class SquaredDifference(Elementwise):
+    op, type = 'SquaredDifference', 'SquaredDifference'
+    operation = _same_dtype(lambda a, b: np.square(np.subtract(a, b)))
+
+
+class Less(Elementwise):
+    op, type = 'Less', 'Less'
+    operation = staticmethod(np.less)
+
+
+class Greater(Elementwise):
+    op, type = 'Greater', 'Greater'
+    operation = staticmethod(np.greater)
+
+
+class Equal(Elementwise):
+    op, type = 'Equal', 'Equal'
+    operation = staticmethod(np.equal)
+
+
+class LogicalAnd(Elementwise):
+    op, type = 'LogicalAnd', 'LogicalAnd'
+    operation = staticmethod(np.logical_and)

@@ -1,0 +1,135 @@
+"""The base of every operation class, and the registry that finds them by name.
+
+An ``Op`` subclass describes one operation: its default attributes (``op``, the internal name
+replacers match; ``type``, the opset type written to the IR; ``version``, the opset), how many
+ports it has, how it infers output shapes and values, and which attributes the IR carries.
+Defining a subclass with an ``op`` registers it: ``Op.get_op_class_by_name('MVN')``.
+"""
+import logging as log
+
+from mo.graph.graph import Graph, Node
+from mo.utils.error import Error
+
+
+class Op:
+    """An operation kind; an instance is a recipe for creating or updating nodes of that kind.
+
+    ``Op(graph, attrs).create_node(inputs)`` adds a node with the class's defaults overridden by
+    ``attrs``. Subclasses call ``super().__init__(graph, mandatory_attrs, attrs)``; of the two
+    dicts the second wins, as extension authors expect from the Model Optimizer.
+    """
+    op = None
+    enabled = True
+    #: op name -> the Op subclass registered for it
+    registered_ops = {}
+    #: op name -> where the registered class came from ('builtin' or 'extension')
+    _origins = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get('op')
+        if name is None:
+            return
+        previous = Op.registered_ops.get(name)
+        if previous is not None and previous is not cls and previous.__qualname__ != cls.__qualname__:
+            log.debug('Op "{}" of {} is replaced by {}'.format(name, previous.__module__, cls.__module__))
+        Op.registered_ops[name] = cls
+
+    def __init__(self, graph: Graph, attrs1: dict = None, attrs2: dict = None):
+        self.graph = graph
+        self.attrs = {'kind': 'op'}
+        if attrs1:
+            self.attrs.update(attrs1)
+        if attrs2:
+            self.attrs.update(attrs2)
+
+    # ----- registry ----------------------------------------------------------------------
+    @staticmethod
+    def get_op_class_by_name(name: str):
+        """The Op subclass registered for op ``name``."""
+        try:
+            return Op.registered_ops[name]
+        except KeyError:
+            raise Error('No operation class is registered for op "{}"', name) from None
+
+    # ----- attributes for the IR ---------------------------------------------------------
+    def supported_attrs(self):
+        """Attributes written to the IR's ``<data>`` element (names, or (name, getter) pairs)."""
+        return self.backend_attrs()
+
+    def backend_attrs(self):
+        return []
+
+    # ----- nodes -------------------------------------------------------------------------
+    def _node_attrs(self, attrs: dict = None):
+        new_attrs = dict(self.attrs)
+        if attrs:
+            new_attrs.update(attrs)
+        return new_attrs
+
+    def add_node(self, attrs: dict = None) -> Node:
+        """Add a node with this op's attributes (and ``attrs``), with no connections."""
+        new_attrs = self._node_attrs(attrs)
+        graph = self.graph
+        node_id = graph.unique_id(new_attrs.get('name') or new_attrs.get('op') or type(self).__name__)
+        new_attrs.setdefault('name', node_id)
+        in_count = new_attrs.get('in_ports_count')
+        out_count = new_attrs.get('out_ports_count', 1 if new_attrs.get('op') != 'Result' else 0)
+        new_attrs['_in_ports'] = {i: {'control_flow': False} for i in range(in_count or 0)}
+        new_attrs['_out_ports'] = {i: {'control_flow': False} for i in range(out_count or 0)}
+        new_attrs.setdefault('_op_class', type(self))
+        graph.add_node(node_id, **new_attrs)
+        return Node(graph, node_id)
+
+    def create_node(self, inputs: list = None, attrs: dict = None, edge_attrs: dict = None) -> Node:
+        """Create the node and connect ``inputs`` to its input ports 0, 1, ...
+
+        An input is a ``Node`` (its output 0; in the middle phase a data node itself) or a
+        ``(node, out_port)`` pair.
+        """
+        node = self.add_node(attrs)
+        for in_port, item in enumerate(inputs or []):
+            src, out_port = item if isinstance(item, tuple) else (item, 0)
+            self.graph.create_edge(src, node, out_port, in_port, edge_attrs)
+        return node
+
+    def create_node_with_data(self, inputs: list = None, attrs: dict = None, data_nodes=None,
+                              edge_attrs: dict = None):
+        """Middle phase: create the node from input data nodes, infer it, return its output data node(s)."""
+        node = self.create_node(inputs, attrs, edge_attrs)
+        outputs = []
+        if data_nodes is not None:
+            data_nodes = data_nodes if isinstance(data_nodes, list) else [data_nodes]
+            for idx, data_node in enumerate(data_nodes):
+                for producer, _, key in list(self.graph.in_edges(data_node.id, keys=True)):
+                    self.graph.remove_edge(producer, data_node.id, key)
+                self.graph.add_edge(node.id, data_node.id, out=idx)
+                outputs.append(data_node)
+        else:
+            for idx in sorted(node.out_ports()):
+                outputs.append(node.out_port(idx)._data_node(create=True))
+        if all(node.in_port(i).data.get_shape() is not None for i in node.in_ports()
+               if node.is_in_port_connected(i)):
+            node.infer()
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    @classmethod
+    def update_node_stat(cls, node: Node, attrs: dict = None):
+        """Give an existing ``node`` this op's default attributes plus ``attrs`` (used by extractors)."""
+        if attrs is None:
+            attrs = {}
+        op = cls(node.graph, attrs)
+        node.attrs().update(op.attrs)
+        node['_op_class'] = cls
+
+
+def op_class_of(node: Node):
+    """The Op subclass that describes ``node`` (by its ``_op_class``, ``op`` or ``type``), or None."""
+    cls = node.soft_get('_op_class', None)
+    if cls is not None:
+        return cls
+    for key in ('op', 'type'):
+        name = node.soft_get(key, None)
+        if name in Op.registered_ops:
+            return Op.registered_ops[name]
+    return None

@@ -1,0 +1,283 @@
+"""Registration, ordering and running of replacers.
+
+Every subclass of ``ReplacementPattern`` is registered when its module is imported. The
+pipeline is one topological sort of the registered classes over their ``run_before()`` and
+``run_after()`` edges, ties broken by class name, so the same set of classes always gives the
+same order. ``apply_replacements`` runs that order on a graph and records what each step did.
+"""
+import heapq
+import logging as log
+import os
+import time
+import traceback
+
+from mo.utils.error import Error, FrameworkError
+
+#: full class name -> class, in registration order
+_registry = {}
+
+
+def full_name(cls) -> str:
+    return '{}.{}'.format(cls.__module__, cls.__qualname__)
+
+
+def register_class(cls):
+    """Record ``cls`` (called for every ReplacementPattern subclass at class creation)."""
+    _registry[full_name(cls)] = cls
+
+
+def registered_classes() -> list:
+    """Every registered replacer class, abstract bases excluded, in registration order."""
+    return [cls for cls in _registry.values() if not cls.is_abstract()]
+
+
+def snapshot_registry() -> dict:
+    """A copy of the registry, for ``restore_registry`` (tests use this to stay independent)."""
+    return dict(_registry)
+
+
+def restore_registry(snapshot: dict):
+    _registry.clear()
+    _registry.update(snapshot)
+
+
+def is_builtin(cls) -> bool:
+    """True for classes shipped with mo (the framework and the ``extensions`` package)."""
+    return cls.__module__.split('.')[0] in ('mo', 'extensions')
+
+
+def class_id(cls):
+    """The replacer's own ``id`` (an inherited one does not count), or None."""
+    return cls.__dict__.get('id')
+
+
+# ----- enabling ----------------------------------------------------------------------------
+def _env_list(name) -> set:
+    return {item.strip() for item in os.environ.get(name, '').split(',') if item.strip()}
+
+
+class ReplacerInfo:
+    """A registered class with its resolved ``enabled`` state and the reason for it."""
+
+    def __init__(self, cls, enabled: bool, reason: str = ''):
+        self.cls = cls
+        self.enabled = enabled
+        self.reason = reason
+
+    @property
+    def name(self):
+        return full_name(self.cls)
+
+    @property
+    def id(self):
+        return class_id(self.cls) or self.cls.__name__
+
+
+def resolve_enabled(classes) -> dict:
+    """Decide which classes run: the class's ``enabled``, then take-overs, then the env variables.
+
+    ``MO_DISABLED_TRANSFORMS`` wins over ``MO_ENABLED_TRANSFORMS`` when both name a class.
+    """
+    enabled_env = _env_list('MO_ENABLED_TRANSFORMS')
+    disabled_env = _env_list('MO_DISABLED_TRANSFORMS')
+    taken_over = {}
+    by_key = {}
+    for cls in classes:
+        key = cls.replaced_key()
+        if key is not None:
+            by_key.setdefault(key, []).append(cls)
+    for key, group in by_key.items():
+        users = [c for c in group if not is_builtin(c)]
+        if users:
+            for cls in group:
+                if is_builtin(cls):
+                    taken_over[cls] = users[-1]
+                    log.info('[ mo ] {} takes over from the built-in {} ({})'.format(
+                        full_name(users[-1]), full_name(cls), key))
+    infos = {}
+    for cls in classes:
+        names = {full_name(cls), cls.__name__}
+        if class_id(cls):
+            names.add(class_id(cls))
+        if names & disabled_env:
+            infos[cls] = ReplacerInfo(cls, False, 'MO_DISABLED_TRANSFORMS')
+        elif names & enabled_env:
+            infos[cls] = ReplacerInfo(cls, True, 'MO_ENABLED_TRANSFORMS')
+        elif cls in taken_over:
+            infos[cls] = ReplacerInfo(cls, False, 'replaced by {}'.format(full_name(taken_over[cls])))
+        elif not cls.enabled:
+            infos[cls] = ReplacerInfo(cls, False, 'enabled = False')
+        else:
+            infos[cls] = ReplacerInfo(cls, True, '')
+    return infos
+
+
+# ----- ordering ----------------------------------------------------------------------------
+def check_unique_ids(classes):
+    seen = {}
+    for cls in classes:
+        own = class_id(cls)
+        if own is None:
+            continue
+        if own in seen and seen[own] is not cls:
+            raise Error('Two replacers have the id "{}": {} and {}', own, full_name(seen[own]), full_name(cls))
+        seen[own] = cls
+
+
+def dependency_edges(classes) -> list:
+    """``(before, after)`` pairs from every class's run_before()/run_after()."""
+    known = set(classes)
+    edges = []
+    for cls in classes:
+        try:
+            instance = cls()
+            after, before = list(instance.run_after() or []), list(instance.run_before() or [])
+        except Error:
+            raise
+        except Exception as exc:
+            raise Error('Replacer {} fails in run_before()/run_after(): {}: {}', full_name(cls),
+                        type(exc).__name__, exc) from exc
+        for other in after:
+            if other in known and other is not cls:
+                edges.append((other, cls))
+        for other in before:
+            if other in known and other is not cls:
+                edges.append((cls, other))
+    return edges
+
+
+def _sort_key(cls):
+    return (cls.__name__, full_name(cls))
+
+
+def order_classes(classes) -> list:
+    """One deterministic topological order of ``classes``; a cycle is an Error naming its classes."""
+    classes = sorted(set(classes), key=_sort_key)
+    check_unique_ids(classes)
+    edges = dependency_edges(classes)
+    successors = {cls: [] for cls in classes}
+    indegree = {cls: 0 for cls in classes}
+    for before, after in set(edges):
+        successors[before].append(after)
+        indegree[after] += 1
+    heap = [(_sort_key(cls), cls) for cls in classes if indegree[cls] == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, cls = heapq.heappop(heap)
+        order.append(cls)
+        for nxt in successors[cls]:
+            indegree[nxt] -= 1
+            if indegree[nxt] == 0:
+                heapq.heappush(heap, (_sort_key(nxt), nxt))
+    if len(order) != len(classes):
+        raise Error('The replacers\' run_before()/run_after() form a cycle: {}',
+                    ' -> '.join(full_name(c) for c in _find_cycle(classes, successors, set(order))))
+    return order
+
+
+def _find_cycle(classes, successors, done):
+    """One cycle among the classes the sort could not place."""
+    remaining = [c for c in classes if c not in done]
+    for start in remaining:
+        path, on_path = [start], {start: 0}
+        stack = [iter(sorted((s for s in successors[start] if s not in done), key=_sort_key))]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+                on_path.pop(path.pop(), None)
+                continue
+            if nxt in on_path:
+                return path[on_path[nxt]:] + [nxt]
+            on_path[nxt] = len(path)
+            path.append(nxt)
+            stack.append(iter(sorted((s for s in successors[nxt] if s not in done), key=_sort_key)))
+    return remaining
+
+
+def pipeline(phases=None) -> list:
+    """The ordered ``ReplacerInfo`` list of every registered class (optionally some phases only)."""
+    classes = [c for c in registered_classes() if c.phase != 'transform']
+    order = order_classes(classes)
+    infos = resolve_enabled(order)
+    result = [infos[cls] for cls in order]
+    if phases:
+        result = [info for info in result if info.cls.phase in phases]
+    return result
+
+
+# ----- running -----------------------------------------------------------------------------
+def _graphs_recursively(graph):
+    yield graph
+    for _, data in list(graph.nodes(data=True)):
+        for attr in data.get('sub_graphs', ()):
+            sub = data.get(attr)
+            if sub is not None:
+                yield from _graphs_recursively(sub)
+
+
+class StepRecord(dict):
+    """One line of the run report: id, class, phase, seconds, matches, nodes before/after."""
+
+
+def run_replacer(graph, cls, report: list = None, history: list = None):
+    """Run one replacer class on ``graph`` (and sub-graphs unless ``run_not_recursively``)."""
+    instance = cls()
+    conditions = list(getattr(instance, 'graph_condition', None) or [])
+    record = StepRecord(id=class_id(cls) or cls.__name__, cls=full_name(cls), phase=cls.phase)
+    if not all(condition(graph) for condition in conditions):
+        record.update(skipped='graph_condition', seconds=0.0, matches=0,
+                      nodes_before=graph.number_of_nodes(), nodes_after=graph.number_of_nodes())
+        if report is not None:
+            report.append(record)
+        return
+    instance.match_count = 0
+    nodes_before = graph.number_of_nodes()
+    version_before = graph.version
+    start = time.perf_counter()
+    try:
+        if instance.run_not_recursively:
+            instance.find_and_replace_pattern(graph)
+        else:
+            for sub in _graphs_recursively(graph):
+                instance.find_and_replace_pattern(sub)
+        if instance.force_shape_inference:
+            from mo.middle.partial_infer import reinfer_marked_nodes
+            reinfer_marked_nodes(graph)
+        # a replacement leaves what it replaced for clean-up to remove, so clean when anything changed
+        if instance.force_clean_up or graph.version != version_before:
+            graph.clean_up()
+    except Error as exc:
+        if not getattr(exc, 'replacer', None):
+            exc.replacer = full_name(cls)
+        raise
+    except Exception as exc:
+        ran = history or []
+        recent = ', '.join(ran[-5:]) if ran else 'none'
+        raise FrameworkError(
+            'Replacer {} ({}) raised {}: {}. Replacers that ran before it: {} of {} (last: {}).',
+            record['id'], full_name(cls), type(exc).__name__, exc, len(ran), len(ran), recent,
+            hint='Run with --log_level=DEBUG for the traceback; if the replacer is an extension of yours, '
+                 'the bug is in it.') from exc
+    record.update(seconds=time.perf_counter() - start, matches=getattr(instance, 'match_count', 0),
+                  nodes_before=nodes_before, nodes_after=graph.number_of_nodes())
+    if report is not None:
+        report.append(record)
+    log.debug('[ mo ] ran {} in {:.4f}s: {} matches, {} -> {} nodes'.format(
+        record['id'], record['seconds'], record['matches'], nodes_before, record['nodes_after']))
+
+
+def apply_replacements(graph, infos, report: list = None):
+    """Run every enabled replacer of ``infos`` (a ``pipeline()`` result) on ``graph`` in order."""
+    history = []
+    for info in infos:
+        if not info.enabled:
+            continue
+        run_replacer(graph, info.cls, report, history)
+        history.append(info.id)
+    return graph
+
+
+def format_traceback(exc) -> str:
+    return ''.join(traceback.format_exception(type(exc), exc, exc.__traceback__))

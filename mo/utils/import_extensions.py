@@ -1,0 +1,126 @@
+"""Loading replacers and ops: the built-in ``extensions`` package and users' extension dirs.
+
+Both are loaded the same way: every ``.py`` file under ``front/``, ``front/tf/``, ``middle/``,
+``back/``, ``ops/`` (and ``load/``) is imported in sorted order, which registers the classes it
+defines. A user's directory is imported as a package of its own, so two directories may use
+the same file names; a file that fails to import is an Error naming the file.
+"""
+import hashlib
+import importlib
+import importlib.util
+import logging as log
+import os
+import pkgutil
+import sys
+
+from mo.utils.error import Error
+
+#: the sub-directories of an extension directory that are imported, in this order
+EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'front', 'front/tf', 'middle', 'back')
+
+_loaded_user_dirs = {}
+
+
+def _framework_modules():
+    # anchors and the framework's own steps register themselves on import
+    import mo.utils.anchors  # noqa: F401
+    import mo.middle.partial_infer  # noqa: F401
+    import mo.ops
+    for info in sorted(pkgutil.iter_modules(mo.ops.__path__), key=lambda i: i.name):
+        importlib.import_module('mo.ops.' + info.name)
+
+
+def load_builtin():
+    """Import the framework's steps and every module of the ``extensions`` package."""
+    _framework_modules()
+    import extensions
+    root = os.path.dirname(extensions.__file__)
+    for sub in EXTENSION_SUBDIRS:
+        directory = os.path.join(root, *sub.split('/'))
+        if not os.path.isdir(directory):
+            continue
+        package = 'extensions.' + sub.replace('/', '.')
+        for info in sorted(pkgutil.iter_modules([directory]), key=lambda i: i.name):
+            if info.ispkg:
+                continue
+            importlib.import_module('{}.{}'.format(package, info.name))
+
+
+def _package_name(directory: str) -> str:
+    digest = hashlib.sha1(os.path.abspath(directory).encode()).hexdigest()[:8]
+    base = ''.join(c if c.isalnum() else '_' for c in os.path.basename(os.path.abspath(directory))) or 'ext'
+    return 'mo_user_ext_{}_{}'.format(base, digest)
+
+
+def _ensure_package(name: str, path: str):
+    if name in sys.modules:
+        return
+    spec = importlib.util.spec_from_loader(name, loader=None, is_package=True)
+    module = importlib.util.module_from_spec(spec)
+    module.__path__ = [path]
+    sys.modules[name] = module
+
+
+def _import_file(module_name: str, path: str):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Error:
+        sys.modules.pop(module_name, None)
+        raise
+    except SyntaxError as exc:
+        sys.modules.pop(module_name, None)
+        raise Error('Extension file {} has a syntax error at line {}: {}', path, exc.lineno, exc.msg) from exc
+    except BaseException as exc:
+        sys.modules.pop(module_name, None)
+        raise Error('Extension file {} failed to import: {}: {}', path, type(exc).__name__, exc) from exc
+    return module
+
+
+def load_dir(directory: str):
+    """Import every extension module of a user's ``directory``."""
+    directory = os.path.abspath(directory)
+    if not os.path.isdir(directory):
+        raise Error('Extensions directory "{}" does not exist', directory)
+    root = _package_name(directory)
+    _ensure_package(root, directory)
+    found = 0
+    for sub in EXTENSION_SUBDIRS:
+        sub_dir = os.path.join(directory, *sub.split('/'))
+        if not os.path.isdir(sub_dir):
+            continue
+        package, path = root, directory
+        for part in sub.split('/'):
+            package, path = '{}.{}'.format(package, part), os.path.join(path, part)
+            _ensure_package(package, path)
+        for file_name in sorted(os.listdir(sub_dir)):
+            if not file_name.endswith('.py') or file_name.startswith('_'):
+                continue
+            _import_file('{}.{}'.format(package, file_name[:-3]), os.path.join(sub_dir, file_name))
+            found += 1
+    if not found:
+        log.warning('[ WARNING ] Extensions directory "{}" has no modules in {}'.format(
+            directory, ', '.join(EXTENSION_SUBDIRS)))
+    _loaded_user_dirs[directory] = root
+    return found
+
+
+def load_extensions(dirs=None):
+    """Load the built-ins, then each user directory in order (users' classes take over)."""
+    load_builtin()
+    for directory in dirs or []:
+        load_dir(directory)
+
+
+def split_dirs(value) -> list:
+    """The directories of an ``--extensions`` value: comma-separated, empty items dropped."""
+    if not value:
+        return []
+    if isinstance(value, (list, tuple)):
+        items = []
+        for v in value:
+            items.extend(split_dirs(v))
+        return items
+    return [item for item in (part.strip() for part in value.split(',')) if item]

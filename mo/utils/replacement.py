@@ -1,0 +1,67 @@
+"""The base of every replacer: the attributes and hooks the pipeline reads.
+
+Defining a subclass registers it (see ``mo.utils.class_registration``); the pipeline orders all
+registered replacers by their ``run_before()``/``run_after()`` and calls
+``find_and_replace_pattern(graph)`` on each enabled one.
+"""
+from mo.utils.class_registration import register_class
+
+
+class ReplacementPattern:
+    """Base of all replacers.
+
+    Class attributes the pipeline reads:
+
+    * ``enabled``: run it (``MO_ENABLED_TRANSFORMS`` / ``MO_DISABLED_TRANSFORMS`` override);
+    * ``id``: a unique name for those variables (the full class name works too);
+    * ``run_not_recursively``: True runs it on the main graph only, False also on every
+      sub-graph listed in a node's ``sub_graphs`` (loop bodies and the like);
+    * ``force_clean_up``: remove dead nodes after it ran;
+    * ``force_shape_inference``: re-infer the nodes it marked ``need_shape_inference``;
+    * ``graph_condition``: functions of the graph that must all return True for it to run.
+    """
+    enabled = True
+    id = None
+    run_not_recursively = True
+    force_clean_up = False
+    force_shape_inference = False
+    graph_condition = []
+    #: 'load', 'front', 'middle', 'back' or 'transform'; set by the phase base classes
+    phase = None
+    #: anchors are no-op replacers that others are ordered against
+    anchor = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        register_class(cls)
+
+    @classmethod
+    def is_abstract(cls) -> bool:
+        """True for base classes that are not meant to run themselves."""
+        return bool(cls.__dict__.get('_abstract', False))
+
+    @classmethod
+    def replaced_key(cls):
+        """What this replacer is *for* (e.g. one op); a user's class with the same key takes over."""
+        return None
+
+    def run_before(self) -> list:
+        return []
+
+    def run_after(self) -> list:
+        return []
+
+    def find_and_replace_pattern(self, graph):
+        """Do the work on ``graph``; the default applies ``pattern()`` if the class defines one."""
+        pattern = getattr(self, 'pattern', None)
+        if pattern is None:
+            return
+        from mo.middle.pattern_match import apply_pattern
+        self.match_count = getattr(self, 'match_count', 0) + apply_pattern(graph, action=self._apply_match,
+                                                                            **pattern())
+
+    def _apply_match(self, graph, match):
+        return self.replace_pattern(graph, match)
+
+    def replace_pattern(self, graph, match: dict):
+        raise NotImplementedError('{} defines pattern() but not replace_pattern()'.format(type(self).__name__))

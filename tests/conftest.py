@@ -1,0 +1,20 @@
+import os
+
+import pytest
+
+os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+
+
+@pytest.fixture(autouse=True)
+def isolated_replacer_registry():
+    """Each test sees the registry as it was before it: classes a test defines do not leak."""
+    from mo.ops.op import Op
+    from mo.utils.class_registration import restore_registry, snapshot_registry
+    from mo.utils.import_extensions import load_builtin
+    load_builtin()
+    replacers = snapshot_registry()
+    ops = dict(Op.registered_ops)
+    yield
+    restore_registry(replacers)
+    Op.registered_ops.clear()
+    Op.registered_ops.update(ops)
