@@ -5,6 +5,7 @@ for bad command-line usage; a traceback is printed only with ``--log_level=DEBUG
 """
 import argparse
 import logging as log
+import os
 import sys
 
 from mo.utils.error import Error, FrameworkError, UsageError
@@ -109,6 +110,12 @@ def main(argv=None) -> int:
             return run_transforms_command(args)
         from mo.pipeline import registry_of_commands
         return registry_of_commands()[args.command].run(args) or 0
+    except BrokenPipeError:  # output piped into e.g. `head`, which closed early
+        try:
+            sys.stdout = open(os.devnull, 'w')
+        except OSError:
+            pass
+        return 0
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
     except BaseException as exc:  # noqa: B902 - every failure becomes an [ ERROR ] line

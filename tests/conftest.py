@@ -18,3 +18,12 @@ def isolated_replacer_registry():
     restore_registry(replacers)
     Op.registered_ops.clear()
     Op.registered_ops.update(ops)
+
+
+@pytest.fixture(autouse=True)
+def isolated_extractors():
+    """Extractors a test registers do not leak into other tests either."""
+    from mo.front.extractor import restore_extractors, snapshot_extractors
+    saved = snapshot_extractors()
+    yield
+    restore_extractors(saved)

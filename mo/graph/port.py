@@ -55,6 +55,19 @@ class PortData:
         value = np.asarray(value)
         store['value'] = value
         store['shape'] = np.array(value.shape, dtype=np.int64)
+        store['data_type'] = value.dtype
+
+    def get_data_type(self):
+        """The numpy dtype of the tensor, or None when not known yet."""
+        store = self._store()
+        return None if store is None else store.get('data_type')
+
+    def set_data_type(self, dtype):
+        import numpy as np
+        store = self._store(create=True)
+        if store is None:
+            raise Error('Cannot set a type on unconnected input {} of "{}"', self.port.idx, self.port.node.soft_get('name'))
+        store['data_type'] = np.dtype(dtype)
 
     def get_attr(self, name, default=None):
         store = self._store()

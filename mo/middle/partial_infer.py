@@ -70,7 +70,28 @@ def infer_node(node: Node):
                   for i, p in node.in_ports().items() if p.is_connected()}
         raise Error('Shape inference failed for "{}" ({}) with input shapes {}: {}: {}',
                     node.soft_get('name', node.id), node.soft_get('op'), shapes, type(exc).__name__, exc) from exc
+    _propagate_data_types(node)
     node['need_shape_inference'] = False
+
+
+def _propagate_data_types(node: Node):
+    """Give every output a dtype: the op's ``type_infer`` decides, else output = input 0's type."""
+    type_infer = node.soft_get('type_infer', None)
+    if type_infer is not None:
+        type_infer(node)
+        return
+    source_type = None
+    for idx, port in sorted(node.in_ports().items()):
+        if port.is_connected():
+            source_type = port.data.get_data_type()
+            break
+    if source_type is None and node.has_valid('data_type'):
+        source_type = node.data_type
+    if source_type is None:
+        return
+    for idx, port in node.out_ports().items():
+        if port.data.get_data_type() is None and port.is_connected():
+            port.data.set_data_type(source_type)
 
 
 def partial_infer(graph: Graph, nodes=None):

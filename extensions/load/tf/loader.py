@@ -1,0 +1,214 @@
+"""Load phase for TensorFlow: read the GraphDef, cut it at --input/--output, add Results, extract ops."""
+import collections
+import difflib
+import logging as log
+
+import numpy as np
+
+from mo.front.extractor import extractor_for
+from mo.front.loader_replacement import LoadReplacementPattern
+from mo.front.tf.input_spec import parse_input, parse_input_shapes, parse_output
+from mo.graph.graph import Graph, Node
+from mo.ops.const import Const
+from mo.ops.parameter import Parameter
+from mo.ops.result import Result
+from mo.utils.error import Error, UsageError
+
+#: TF ops that never produce model outputs even when nothing consumes them
+_NOT_OUTPUTS = {'NoOp', 'Const', 'Assert', 'SaveV2', 'RestoreV2', 'VarHandleOp', 'Placeholder'}
+
+
+def _params(graph: Graph) -> dict:
+    return graph.graph.get('cmd_params') or {}
+
+
+def _is_tf(graph: Graph) -> bool:
+    return graph.graph.get('source_format') == 'tf'
+
+
+def find_op_node(graph: Graph, name: str, option: str) -> Node:
+    """The op node called ``name``; an Error with close matches when there is none."""
+    node = graph.get_node_by_name(name)
+    if node is not None:
+        return node
+    names = [d.get('name', n) for n, d in graph.nodes(data=True) if d.get('kind') == 'op']
+    close = difflib.get_close_matches(name, names, n=3)
+    raise UsageError('{}: the model has no node "{}"', option, name,
+                     hint='did you mean {}?'.format(', '.join('"{}"'.format(c) for c in close)) if close else None)
+
+
+def output_ports(node: Node) -> list:
+    return sorted({d.get('out', 0) for _, _, d in node.graph.out_edges(node.id, data=True)
+                   if not d.get('control_flow_edge')})
+
+
+class TFLoader(LoadReplacementPattern):
+    """Reads ``--input_model`` (binary or text GraphDef) into the graph."""
+    id = 'TFLoader'
+    graph_condition = [_is_tf]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        if graph.number_of_nodes():
+            return  # the caller loaded the model already (API use)
+        from mo.front.tf.loader import graph_def_to_graph
+        from mo.front.tf.graphdef_io import read_graph_def, parse_graph_def_bytes
+        params = _params(graph)
+        if params.get('graph_def_bytes') is not None:
+            graph_def = parse_graph_def_bytes(params['graph_def_bytes'], params.get('input_model') or '<bytes>')
+        else:
+            if not params.get('input_model'):
+                raise UsageError('--input_model is required')
+            graph_def = read_graph_def(params['input_model'])
+        graph_def_to_graph(graph_def, graph)
+        graph.check_acyclic()
+        self.match_count = graph.number_of_nodes()
+
+
+class TFInputsOutputs(LoadReplacementPattern):
+    """Applies --input (new Parameters, shapes, types, frozen values), --input_shape, --batch, --output."""
+    id = 'TFInputsOutputs'
+    graph_condition = [_is_tf]
+
+    def run_after(self):
+        return [TFLoader]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        params = _params(graph)
+        specs = parse_input(params.get('input') or '')
+        shapes = parse_input_shapes(params.get('input_shape') or '')
+        if specs and shapes:
+            if len(shapes) != len(specs):
+                raise UsageError('--input_shape gives {} shapes for {} --input names', len(shapes), len(specs))
+            for spec, shape in zip(specs, shapes):
+                if spec.shape is None:
+                    spec.shape = shape
+        elif shapes:
+            placeholders = graph.get_op_nodes(op='Placeholder')
+            if len(shapes) != len(placeholders):
+                raise UsageError('--input_shape gives {} shapes but the model has {} inputs; name them with --input',
+                                 len(shapes), len(placeholders))
+            for node, shape in zip(placeholders, shapes):
+                node['user_shape'] = shape
+        for spec in specs:
+            self._apply_input(graph, spec)
+        outputs = parse_output(params.get('output') or '')
+        for name, port in outputs:
+            node = find_op_node(graph, name, '--output')
+            node['is_output_port'] = sorted(set(node.soft_get('is_output_port', None) or []) | {port or 0})
+        if outputs:
+            graph.graph['explicit_outputs'] = [(find_op_node(graph, n, '--output').id, p or 0) for n, p in outputs]
+        batch = params.get('batch')
+        if batch:
+            for node in graph.get_op_nodes(op='Placeholder'):
+                node['user_batch'] = int(batch)
+
+    @staticmethod
+    def _apply_input(graph: Graph, spec):
+        node = find_op_node(graph, spec.name, '--input')
+        if node.op == 'Placeholder' and spec.port in (None, 0):
+            target = node
+        else:
+            port = spec.port or 0
+            if port not in output_ports(node) and port != 0:
+                raise UsageError('--input: node "{}" has no output {}', spec.name, port)
+            # cut: a new input takes over the consumers of node:port; upstream becomes dead code
+            tensor_name = spec.name if port == 0 else '{}:{}'.format(spec.name, port)
+            target_id = graph.unique_id(tensor_name.replace(':', '_') + '/input')
+            graph.add_node(target_id, kind='op', op='Placeholder', name=target_id, pb=None,
+                           _out_ports={0: {'tensor_names': [tensor_name]}})
+            target = Node(graph, target_id)
+            for _, dst, key, data in list(graph.out_edges(node.id, keys=True, data=True)):
+                if data.get('out', 0) == port and not data.get('control_flow_edge'):
+                    graph.remove_edge(node.id, dst, key)
+                    graph.add_edge(target_id, dst, **dict(data, out=0))
+        if spec.shape is not None:
+            target['user_shape'] = spec.shape
+        if spec.dtype is not None:
+            target['user_dtype'] = spec.dtype
+        if spec.value is not None:
+            target['user_value'] = spec.value
+
+
+class TFAddResults(LoadReplacementPattern):
+    """Puts a Result on every model output: --output tensors, or every unconsumed op output."""
+    id = 'TFAddResults'
+    graph_condition = [_is_tf]
+
+    def run_after(self):
+        return [TFInputsOutputs]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        outputs = graph.graph.get('explicit_outputs')
+        if outputs is None:
+            outputs = []
+            for node_id, data in list(graph.nodes(data=True)):
+                if data.get('kind') != 'op' or data.get('op') in _NOT_OUTPUTS or data.get('op') == 'Result':
+                    continue
+                if not any(not d.get('control_flow_edge') for _, _, d in graph.out_edges(node_id, data=True)):
+                    outputs.append((node_id, 0))
+        if not outputs:
+            raise Error('The model has no outputs; name them with --output')
+        for node_id, port in outputs:
+            source = Node(graph, node_id)
+            # nodes downstream of a user-chosen output are cut off
+            if graph.graph.get('explicit_outputs') is not None:
+                for _, dst, key, data in list(graph.out_edges(node_id, keys=True, data=True)):
+                    if data.get('out', 0) == port and graph.nodes[dst].get('op') != 'Result':
+                        graph.remove_edge(node_id, dst, key)
+            result = Result(graph, {'name': graph.unique_id('{}/sink_port_{}'.format(source.soft_get('name'), port))})
+            result_node = result.create_node()
+            source.out_port(port).connect(result_node.in_port(0))
+            self.match_count += 1
+        removed = graph.clean_up(undead_node_types=())
+        log.debug('TFAddResults: {} nodes not needed for the outputs were removed'.format(removed))
+
+
+class TFExtractor(LoadReplacementPattern):
+    """Gives every TensorFlow node its mo op through the registered extractors.
+
+    Op types no extractor knows are reported together, each with a count and its first nodes.
+    """
+    id = 'TFExtractor'
+    graph_condition = [_is_tf]
+
+    def run_after(self):
+        return [TFAddResults]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        unknown = collections.OrderedDict()
+        todo = []
+        for node_id, data in graph.nodes(data=True):
+            if data.get('kind') != 'op' or 'pb' not in data or data.get('extracted'):
+                continue
+            extractor = extractor_for(data['op'])
+            if extractor is None:
+                unknown.setdefault(data['op'], []).append(data.get('name', node_id))
+            else:
+                todo.append((node_id, extractor))
+        if unknown:
+            parts = ['{} ({} node{}: {}{})'.format(op, len(names), 's' if len(names) > 1 else '',
+                                                   ', '.join(names[:3]), ', ...' if len(names) > 3 else '')
+                     for op, names in sorted(unknown.items())]
+            raise Error('The model has operations mo cannot convert: {}', '; '.join(parts),
+                        hint='write an extractor for them in an --extensions directory, or cut them off with '
+                             '--input/--output')
+        for node_id, extractor in todo:
+            node = Node(graph, node_id)
+            tf_op = node.op
+            names = self._tensor_names(node)
+            if not extractor.extract(node):
+                raise Error('Node "{}" ({}) could not be extracted', node.soft_get('name', node_id), tf_op)
+            node['tf_op'] = tf_op
+            node['extracted'] = True
+            for port, port_names in names.items():
+                node.out_port(port).add_tensor_names(port_names)
+            self.match_count += 1
+
+    @staticmethod
+    def _tensor_names(node: Node) -> dict:
+        """TF's names for each used output: ``name`` and ``name:0`` for port 0, ``name:k`` otherwise."""
+        names = {}
+        base = node.soft_get('name', node.id)
+        for port in output_ports(node):
+            names[port] = [base, '{}:0'.format(base)] if port == 0 else ['{}:{}'.format(base, port)]
+        return names

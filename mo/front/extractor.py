@@ -1,0 +1,55 @@
+"""Front extractors: one class per framework op type, turning a loaded node into an mo op.
+
+``class Conv2DExtractor(FrontExtractorOp): op = 'Conv2D'`` with ``extract(cls, node)`` reads the
+framework attributes of ``node`` (for TensorFlow, ``tf_attrs(node)``) and gives the node an mo
+op through ``SomeOp.update_node_stat(node, attrs)``. A user's extractor for an op type takes
+over from the built-in one. The extraction step reports every op type that no extractor knows
+in one error.
+"""
+import logging as log
+
+from mo.utils.class_registration import is_builtin
+
+
+class FrontExtractorOp:
+    """Base of extractors; subclasses set ``op`` (the framework op type) and define ``extract``."""
+    op = None
+    enabled = True
+    #: framework name -> {op type -> extractor class}
+    registry = {}
+    framework = 'tf'
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get('op') is None:
+            return
+        ops = cls.op if isinstance(cls.op, (list, tuple)) else [cls.op]
+        table = FrontExtractorOp.registry.setdefault(cls.framework, {})
+        for op in ops:
+            previous = table.get(op)
+            if previous is not None and is_builtin(previous) and not is_builtin(cls):
+                log.info('[ mo ] extractor {}.{} takes over "{}" from the built-in {}'.format(
+                    cls.__module__, cls.__qualname__, op, previous.__qualname__))
+            elif previous is not None and not is_builtin(previous) and is_builtin(cls):
+                continue  # a built-in imported late never displaces a user's extractor
+            table[op] = cls
+
+    @classmethod
+    def extract(cls, node) -> bool:
+        """Give ``node`` its mo op and attributes; return False to say it cannot be extracted."""
+        raise NotImplementedError('{} must define extract(node)'.format(cls.__name__))
+
+
+def extractor_for(op_type: str, framework: str = 'tf'):
+    """The extractor class registered for ``op_type``, or None."""
+    cls = FrontExtractorOp.registry.get(framework, {}).get(op_type)
+    return cls if cls is not None and cls.enabled else None
+
+
+def snapshot_extractors() -> dict:
+    return {fw: dict(table) for fw, table in FrontExtractorOp.registry.items()}
+
+
+def restore_extractors(snapshot: dict):
+    FrontExtractorOp.registry.clear()
+    FrontExtractorOp.registry.update({fw: dict(table) for fw, table in snapshot.items()})

@@ -1,0 +1,113 @@
+"""``mo convert``: a TensorFlow frozen graph becomes an OpenVINO IR (NAME.xml + NAME.bin)."""
+import logging as log
+import os
+import time
+
+from mo.graph.graph import Graph
+from mo.utils.class_registration import apply_replacements, pipeline
+from mo.utils.error import Error, UsageError
+from mo.utils.import_extensions import load_extensions, split_dirs
+
+HELP = 'convert a TensorFlow frozen GraphDef (.pb/.pbtxt) into OpenVINO IR v11'
+
+#: options recorded in the IR's rt_info, in this order
+RECORDED_OPTIONS = ('input_model', 'model_name', 'input', 'input_shape', 'output', 'batch', 'compress_to_fp16',
+                    'static_shape', 'transformations_config', 'extensions')
+
+
+def add_arguments(parser):
+    parser.add_argument('--input_model', '-m', required=True, help='frozen TensorFlow GraphDef (.pb or .pbtxt)')
+    parser.add_argument('--output_dir', '-o', default='.', help='directory for NAME.xml and NAME.bin')
+    parser.add_argument('--model_name', '-n', help='NAME of the IR files (default: the model file name)')
+    parser.add_argument('--input', help='inputs: name[shape]{type}->value, comma-separated')
+    parser.add_argument('--input_shape', help='shapes of the inputs, e.g. [1,224,224,3],[1,10]')
+    parser.add_argument('--output', help='outputs to keep (node or node:port), comma-separated; the graph is cut there')
+    parser.add_argument('--batch', '-b', type=int, help='batch size for every input (its first dimension)')
+    parser.add_argument('--compress_to_fp16', action='store_true', help='store float weights as f16 (with a Convert)')
+    parser.add_argument('--static_shape', action='store_true',
+                        help='refuse to write an IR whose shapes are not all static')
+    parser.add_argument('--extensions', action='append', default=[], metavar='DIR[,DIR]',
+                        help='directories of user replacers and extractors')
+    parser.add_argument('--transformations_config', help='JSON sub-graph replacement configs, comma-separated')
+    parser.add_argument('--tensorflow_custom_operations_config_update', metavar='CONFIG',
+                        help='fill in inputs/outputs of the scope descriptions in CONFIG, then stop')
+    parser.add_argument('--report', metavar='FILE', help='write a JSON report of every replacer run')
+
+
+def options_from_args(args) -> dict:
+    return {key: value for key, value in vars(args).items() if key not in ('command', 'log_level')}
+
+
+def convert(options: dict):
+    """Run the whole pipeline on ``options`` (the CLI's values); returns ``(graph, xml, bin, steps)``.
+
+    ``options['graph_def_bytes']`` may carry the model instead of ``input_model``.
+    """
+    start = time.perf_counter()
+    options = dict(options)
+    options.setdefault('framework', 'tf')
+    load_extensions(split_dirs(options.get('extensions')))
+    output_dir = options.get('output_dir') or '.'
+    if not options.get('tensorflow_custom_operations_config_update'):
+        _check_output_dir(output_dir)
+    model_name = options.get('model_name') or os.path.splitext(os.path.basename(options.get('input_model') or
+                                                                                 'model'))[0]
+    graph = Graph(cmd_params=options, source_format='tf', layout='NHWC')
+    steps = []
+    apply_replacements(graph, pipeline(), steps)
+    if options.get('tensorflow_custom_operations_config_update'):
+        return graph, None, None, steps
+    if options.get('static_shape'):
+        _check_static(graph)
+    from mo.back.ir.writer import write_ir
+    meta = {'cli_parameters': {k: _option_text(options.get(k)) for k in RECORDED_OPTIONS
+                               if options.get(k) not in (None, False, [], '')},
+            'compress_to_fp16': bool(options.get('compress_to_fp16'))}
+    xml_path, bin_path = write_ir(graph, output_dir, model_name, meta)
+    log.info('[ mo ] converted in {:.2f}s'.format(time.perf_counter() - start))
+    if options.get('report'):
+        from mo.pipeline.report import write_report
+        write_report(options['report'], steps, {'seconds': round(time.perf_counter() - start, 6),
+                                                'xml': xml_path, 'bin': bin_path,
+                                                'nodes': graph.number_of_nodes()})
+    return graph, xml_path, bin_path, steps
+
+
+def _option_text(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return ','.join(str(v) for v in value)
+    return str(value)
+
+
+def _check_output_dir(output_dir: str):
+    if os.path.exists(output_dir) and not os.path.isdir(output_dir):
+        raise UsageError('--output_dir "{}" is a file, not a directory', output_dir)
+    try:
+        os.makedirs(output_dir, exist_ok=True)
+    except OSError as exc:
+        raise Error('Cannot create the output directory "{}": {}', output_dir, exc.strerror or exc) from exc
+    if not os.access(output_dir, os.W_OK):
+        raise Error('The output directory "{}" is not writable', output_dir)
+
+
+def _check_static(graph: Graph):
+    for node_id, data in graph.nodes(data=True):
+        shape = data.get('shape') if data.get('kind') == 'data' else None
+        if shape is not None and any(int(d) < 0 for d in shape):
+            raise Error('--static_shape: tensor "{}" has a dynamic shape {}; give input shapes with --input',
+                        node_id, [int(d) for d in shape])
+
+
+def run(args) -> int:
+    graph, xml_path, bin_path, _ = convert(options_from_args(args))
+    if xml_path:
+        print('[ SUCCESS ] XML file: {}'.format(os.path.abspath(xml_path)))
+        print('[ SUCCESS ] BIN file: {}'.format(os.path.abspath(bin_path)))
+    return 0
+
+
+def convert_graph_def(graph_def_bytes: bytes, output_dir: str, model_name: str = 'model', **options):
+    """Python API: convert serialized GraphDef bytes; returns ``(xml_path, bin_path)``."""
+    options.update(graph_def_bytes=graph_def_bytes, output_dir=output_dir, model_name=model_name)
+    _, xml_path, bin_path, _ = convert(options)
+    return xml_path, bin_path
