@@ -54,9 +54,15 @@ def convert(options: dict):
                                                                                  'model'))[0]
     graph = Graph(cmd_params=options, source_format='tf', layout='NHWC')
     steps = []
-    apply_replacements(graph, pipeline(), steps)
-    if options.get('tensorflow_custom_operations_config_update'):
+    update_path = options.get('tensorflow_custom_operations_config_update')
+    if update_path:
+        # only read the model: the point of a config is often a sub-graph nothing else can convert
+        apply_replacements(graph, [i for i in pipeline(['load']) if i.id in ('TFLoader', 'TFInputsOutputs')], steps)
+        from mo.utils.config_update import update_config
+        for desc_id in update_config(graph, update_path):
+            log.info('[ mo ] updated inputs/outputs of "{}" in {}'.format(desc_id, update_path))
         return graph, None, None, steps
+    apply_replacements(graph, pipeline(), steps)
     if options.get('static_shape'):
         _check_static(graph)
     from mo.back.ir.writer import write_ir

@@ -221,11 +221,12 @@ class StepRecord(dict):
     """One line of the run report: id, class, phase, seconds, matches, nodes before/after."""
 
 
-def run_replacer(graph, cls, report: list = None, history: list = None):
-    """Run one replacer class on ``graph`` (and sub-graphs unless ``run_not_recursively``)."""
-    instance = cls()
+def run_replacer(graph, cls, report: list = None, history: list = None, instance=None):
+    """Run one replacer class (or a prepared ``instance`` of it) on ``graph`` and its sub-graphs."""
+    instance = instance if instance is not None else cls()
     conditions = list(getattr(instance, 'graph_condition', None) or [])
-    record = StepRecord(id=class_id(cls) or cls.__name__, cls=full_name(cls), phase=cls.phase)
+    record = StepRecord(id=getattr(instance, 'report_id', None) or class_id(cls) or cls.__name__,
+                        cls=full_name(cls), phase=cls.phase)
     if not all(condition(graph) for condition in conditions):
         record.update(skipped='graph_condition', seconds=0.0, matches=0,
                       nodes_before=graph.number_of_nodes(), nodes_after=graph.number_of_nodes())
@@ -246,7 +247,7 @@ def run_replacer(graph, cls, report: list = None, history: list = None):
             from mo.middle.partial_infer import reinfer_marked_nodes
             reinfer_marked_nodes(graph)
         # a replacement leaves what it replaced for clean-up to remove, so clean when anything changed
-        if instance.force_clean_up or graph.version != version_before:
+        if instance.force_clean_up or (getattr(instance, 'auto_clean_up', True) and graph.version != version_before):
             graph.clean_up()
     except Error as exc:
         if not getattr(exc, 'replacer', None):

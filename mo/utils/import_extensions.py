@@ -16,7 +16,7 @@ import sys
 from mo.utils.error import Error
 
 #: the sub-directories of an extension directory that are imported, in this order
-EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'front', 'front/tf', 'middle', 'back')
+EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'front', 'front/tf', 'middle', 'back', 'transforms')
 
 _loaded_user_dirs = {}
 

@@ -16,7 +16,8 @@ class ReplacementPattern:
     * ``id``: a unique name for those variables (the full class name works too);
     * ``run_not_recursively``: True runs it on the main graph only, False also on every
       sub-graph listed in a node's ``sub_graphs`` (loop bodies and the like);
-    * ``force_clean_up``: remove dead nodes after it ran;
+    * ``force_clean_up``: remove dead nodes after it ran (even when it changed nothing);
+    * ``auto_clean_up``: remove dead nodes after it ran if it changed the graph (default True);
     * ``force_shape_inference``: re-infer the nodes it marked ``need_shape_inference``;
     * ``graph_condition``: functions of the graph that must all return True for it to run.
     """
@@ -24,6 +25,7 @@ class ReplacementPattern:
     id = None
     run_not_recursively = True
     force_clean_up = False
+    auto_clean_up = True
     force_shape_inference = False
     graph_condition = []
     #: 'load', 'front', 'middle', 'back' or 'transform'; set by the phase base classes

@@ -1,0 +1,417 @@
+"""Emit a back-phase graph as an OpenVINO IR v11 pair: ``model.xml`` + ``model.bin``.
+
+``serialize_ir(graph, meta)`` returns both files' bytes; ``write_ir`` writes them whole or not
+at all. Each op node becomes one ``<layer>`` (a Const compressed to f16 becomes two: the f16
+Const and a Convert back to f32). Layers follow the graph's stable topological order and are
+numbered 0..N-1 in it; the output is byte-identical for the same graph whatever the hash seed.
+
+Port numbering follows the IR's rule: a layer's input ports are 0..n-1 in input order and its
+output ports continue from n, so ``<edge>`` elements refer to ``(layer id, port id)`` pairs.
+"""
+import logging as log
+import os
+import tempfile
+
+import numpy as np
+
+from mo.back.ir import ir_types
+from mo.back.ir.bin_packer import BinPacker
+from mo.back.ir.xml_builder import EdgeRecord, LayerRecord, PortRecord, build_xml
+from mo.graph.graph import Graph, Node
+from mo.ops.op import op_class_of
+from mo.utils.error import Error
+
+#: f16's largest finite value; a f32 constant beyond it stays f32 under --compress_to_fp16
+_F16_MAX = float(np.finfo(np.float16).max)
+#: a f32 constant with at least this many elements is stored as f16 under --compress_to_fp16;
+#: scalars (epsilons, scales) stay f32, where the precision loss buys nothing
+COMPRESS_MIN_ELEMENTS = 2
+
+
+def mo_version() -> str:
+    """The installed ``mo`` package's version, or ``'dev'`` when running from a bare checkout."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            return version('mo')
+        except PackageNotFoundError:
+            return 'dev'
+    except ImportError:  # pragma: no cover - Python without importlib.metadata
+        return 'dev'
+
+
+# ----- attribute values ------------------------------------------------------------------------
+
+def format_value(value) -> str:
+    """An attribute value as the IR reader parses it.
+
+    Booleans are ``true``/``false``, numpy dtypes their element type (``f32``), sequences and
+    arrays comma-separated, floats in the shortest form that reads back to the same number.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return 'true' if value else 'false'
+    if ir_types.is_dtype_like(value):
+        return ir_types.element_type(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode('utf-8')
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, np.floating):
+        # numpy prints the shortest text that round-trips in the value's own precision
+        return str(value)
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return format_value(value[()])
+        return ','.join(format_value(v) for v in value.ravel())
+    if isinstance(value, (list, tuple)):
+        return ','.join(format_value(v) for v in value)
+    raise Error('a value of type {} cannot be written as an IR attribute', type(value).__name__)
+
+
+def format_shape(shape) -> str:
+    """``[1, -1, 3]`` -> ``'1,-1,3'``; a scalar's shape is the empty string."""
+    return ','.join(str(int(d)) for d in shape)
+
+
+# ----- the graph's view ------------------------------------------------------------------------
+
+def _node_label(node: Node) -> str:
+    return '"{}" ({})'.format(node.soft_get('name', node.id), node.soft_get('op', node.soft_get('type', '?')))
+
+
+def _backend_attrs(node: Node) -> list:
+    """The op class's ``backend_attrs()`` for this node, without running the class's constructor."""
+    cls = op_class_of(node)
+    if cls is None:
+        return []
+    op = cls.__new__(cls)  # __init__ may validate or add defaults; the node already has its attrs
+    op.graph = node.graph
+    op.attrs = node.attrs()
+    return list(op.backend_attrs() or [])
+
+
+def _out_data_nodes(node: Node) -> dict:
+    """Output port index -> data node, for every output that has one."""
+    result = {}
+    for _, data_id, attrs in node.graph.out_edges(node.id, data=True):
+        if attrs.get('control_flow_edge') or 'out' not in attrs:
+            continue
+        result.setdefault(attrs['out'], Node(node.graph, data_id))
+    return dict(sorted(result.items()))
+
+
+def _in_sources(node: Node) -> list:
+    """``[(in_port, data_node, producer, producer_out_port)]`` of the connected inputs, by port."""
+    graph = node.graph
+    result = []
+    for data_id, _, attrs in graph.in_edges(node.id, data=True):
+        if attrs.get('control_flow_edge') or 'in' not in attrs:
+            continue
+        data = Node(graph, data_id)
+        producers = [(u, a.get('out', 0)) for u, _, a in graph.in_edges(data_id, data=True)]
+        if data.soft_get('kind') != 'data' or len(producers) != 1:
+            raise Error('Input {} of {} is not fed by exactly one op through a data node; the graph is not in '
+                        'the back phase', attrs['in'], _node_label(node))
+        result.append((attrs['in'], data, Node(graph, producers[0][0]), producers[0][1]))
+    return sorted(result, key=lambda item: item[0])
+
+
+def _shape_of(data: Node, owner: Node):
+    shape = data.soft_get('shape', None)
+    if shape is None and data.soft_get('value', None) is not None:
+        shape = np.shape(data.value)
+    if shape is None:
+        raise Error('The shape of tensor "{}" of {} is unknown; the IR needs every tensor\'s rank',
+                    data.soft_get('name', data.id), _node_label(owner))
+    return tuple(int(d) for d in np.ravel(shape))
+
+
+def _dtype_of(data: Node, owner: Node) -> np.dtype:
+    dtype = data.soft_get('data_type', None)
+    if dtype is None and data.soft_get('value', None) is not None:
+        dtype = np.asarray(data.value).dtype
+    if dtype is None:
+        raise Error('The data type of tensor "{}" of {} is unknown', data.soft_get('name', data.id),
+                    _node_label(owner))
+    return np.dtype(dtype)
+
+
+def _precision(data: Node, owner: Node) -> str:
+    try:
+        return ir_types.precision(_dtype_of(data, owner))
+    except Error as exc:
+        raise Error('{}: {}', _node_label(owner), exc) from exc
+
+
+# ----- the emitter -----------------------------------------------------------------------------
+
+class _Emitter:
+    """Walks the ops once, building layer and edge records and the ``.bin``."""
+
+    def __init__(self, graph: Graph, meta: dict):
+        self.graph = graph
+        self.meta = meta
+        self.compress = bool(meta.get('compress_to_fp16'))
+        self.packer = BinPacker()
+        self.layers = []
+        self.edges = []
+        #: (op node id, output index) -> (layer id, IR port id)
+        self.sources = {}
+        self.claimed_names = set()
+
+    # -- tensor names --
+    def _explicit_names(self, node: Node, out_idx: int, data: Node) -> list:
+        names = list(data.soft_get('tensor_names', None) or [])
+        names += list((node.soft_get('_out_ports', None) or {}).get(out_idx, {}).get('tensor_names', []) or [])
+        return names
+
+    def _collect_explicit_names(self, ops):
+        """Names given to tensors explicitly win over names derived from node names."""
+        for node in ops:
+            for record in (node.soft_get('_out_ports', None) or {}).values():
+                self.claimed_names.update((record or {}).get('tensor_names', []) or [])
+            for data in _out_data_nodes(node).values():
+                self.claimed_names.update(data.soft_get('tensor_names', None) or [])
+
+    def _tensor_names(self, node: Node, out_idx: int, data: Node) -> list:
+        names = []
+        for name in self._explicit_names(node, out_idx, data):
+            if name not in names:
+                names.append(name)
+        base = str(node.soft_get('name', node.id))
+        derived = base if out_idx == 0 else '{}:{}'.format(base, out_idx)
+        if derived not in names and derived not in self.claimed_names:
+            names.append(derived)
+            self.claimed_names.add(derived)
+        return names
+
+    # -- layers --
+    def _new_layer(self, name, type_, version, data=(), rt_info=()) -> LayerRecord:
+        layer = LayerRecord(id=len(self.layers), name=name, type=type_, version=version, data=list(data),
+                            rt_info=list(rt_info))
+        self.layers.append(layer)
+        return layer
+
+    def _add_inputs(self, node: Node, layer: LayerRecord):
+        sources = _in_sources(node)
+        for position, (in_idx, data, producer, out_idx) in enumerate(sources):
+            if in_idx != position:
+                raise Error('{} has input {} connected but input {} not; the IR cannot express a gap in the '
+                            'inputs', _node_label(node), in_idx, position)
+            source = self.sources.get((producer.id, out_idx))
+            if source is None:
+                raise Error('Input {} of {} comes from output {} of {}, which was not written to the IR',
+                            in_idx, _node_label(node), out_idx, _node_label(producer))
+            layer.inputs.append(PortRecord(id=position, precision=_precision(data, node),
+                                           dims=_shape_of(data, node)))
+            self.edges.append(EdgeRecord(source[0], source[1], layer.id, position))
+
+    def _add_outputs(self, node: Node, layer: LayerRecord, names_from: Node = None):
+        first = len(layer.inputs)
+        outputs = _out_data_nodes(node)
+        for out_idx, data in outputs.items():
+            if out_idx >= len(outputs):
+                raise Error('{} has output {} but not all outputs before it; the IR cannot express a gap in the '
+                            'outputs', _node_label(node), out_idx)
+            port_id = first + out_idx
+            names = self._tensor_names(names_from or node, out_idx, data)
+            layer.outputs.append(PortRecord(id=port_id, precision=_precision(data, node),
+                                            dims=_shape_of(data, node), names=names))
+            self.sources[(node.id, out_idx)] = (layer.id, port_id)
+
+    def _data_attrs(self, node: Node, skip=()) -> list:
+        result = []
+        seen = set(skip)
+        for item in _backend_attrs(node):
+            if isinstance(item, str):
+                name, value = item, node.soft_get(item, None)
+            elif isinstance(item, tuple) and len(item) == 2:
+                name, getter = item
+                value = getter(node) if callable(getter) else node.soft_get(getter, None)
+            else:
+                raise Error('{}: backend_attrs() item {!r} is neither a name nor a (name, getter) pair',
+                            _node_label(node), item)
+            if name in seen or value is None:
+                continue
+            seen.add(name)
+            try:
+                result.append((name, format_value(value)))
+            except Error as exc:
+                raise Error('{}: attribute "{}": {}', _node_label(node), name, exc) from exc
+        return result
+
+    def emit_op(self, node: Node):
+        op_type = node.soft_get('type', None)
+        if not op_type:
+            raise Error('Operation {} has no IR type: it is a framework or legacy op that no transformation '
+                        'replaced with an opset operation', _node_label(node))
+        version = node.soft_get('version', None)
+        if not version:
+            raise Error('Operation {} of type {} has no opset version', _node_label(node), op_type)
+        name = str(node.soft_get('name', node.id))
+        if op_type == 'Const':
+            self.emit_const(node, name, version)
+            return
+        data = []
+        if op_type == 'Parameter':
+            data = self._parameter_attrs(node)
+        data += self._data_attrs(node, skip=[k for k, _ in data])
+        layer = self._new_layer(name, op_type, version, data)
+        self._add_inputs(node, layer)
+        self._add_outputs(node, layer)
+        if op_type == 'Parameter' and not layer.outputs:
+            self._add_unused_parameter_output(node, layer)
+
+    @staticmethod
+    def _parameter_type(node: Node):
+        """(shape, dtype) of a model input: its output tensor's, or the node's own for an unused input."""
+        data = _out_data_nodes(node).get(0)
+        if data is not None:
+            return _shape_of(data, node), _dtype_of(data, node)
+        # clean-up keeps unused inputs but drops their data nodes
+        if not node.has_valid('shape'):
+            raise Error('Parameter {} has no shape', _node_label(node))
+        return tuple(int(d) for d in np.ravel(node.shape)), np.dtype(node.soft_get('data_type', None) or np.float32)
+
+    def _parameter_attrs(self, node: Node) -> list:
+        shape, dtype = self._parameter_type(node)
+        return [('shape', format_shape(shape)), ('element_type', ir_types.element_type(dtype))]
+
+    def _add_unused_parameter_output(self, node: Node, layer: LayerRecord):
+        shape, dtype = self._parameter_type(node)
+        names = []
+        for name in (node.soft_get('_out_ports', None) or {}).get(0, {}).get('tensor_names', []) or []:
+            if name not in names:
+                names.append(name)
+        derived = str(node.soft_get('name', node.id))
+        if derived not in names and derived not in self.claimed_names:
+            names.append(derived)
+            self.claimed_names.add(derived)
+        layer.outputs.append(PortRecord(id=0, precision=ir_types.precision(dtype), dims=shape, names=names))
+
+    def emit_const(self, node: Node, name: str, version: str):
+        outputs = _out_data_nodes(node)
+        data = outputs.get(0)
+        value = data.soft_get('value', None) if data is not None else None
+        if value is None:
+            value = node.soft_get('value', None)
+        if value is None:
+            raise Error('Const {} has no value', _node_label(node))
+        value = np.asarray(value)
+        dtype = _dtype_of(data, node) if data is not None else value.dtype
+        if value.dtype != dtype:  # a pass changed the tensor's type but not the stored value
+            value = value.astype(dtype)
+        try:
+            element_type = ir_types.element_type(dtype)
+        except Error as exc:
+            raise Error('Const {}: {}', _node_label(node), exc) from exc
+        compressed = self.compress and self._compressible(value)
+        stored = value.astype(np.float16) if compressed else value
+        offset, size = self.packer.add(stored)
+        const_data = [('element_type', 'f16' if compressed else element_type), ('shape', format_shape(value.shape)),
+                      ('offset', str(offset)), ('size', str(size))]
+        extra = self._data_attrs(node, skip=[k for k, _ in const_data])
+        if not compressed:
+            layer = self._new_layer(name, 'Const', version, const_data + extra)
+            self._add_outputs(node, layer)
+            return
+        const = self._new_layer(name + '_compressed', 'Const', version, const_data + extra)
+        const.outputs.append(PortRecord(id=0, precision='FP16', dims=tuple(value.shape)))
+        # the Convert carries the original name and tensor names; OpenVINO's plugins recognise the
+        # 'decompression' mark and keep the weights in f16
+        convert = self._new_layer(name, 'Convert', 'opset1', [('destination_type', element_type)],
+                                  rt_info=[('decompression', '0')])
+        convert.inputs.append(PortRecord(id=0, precision='FP16', dims=tuple(value.shape)))
+        self.edges.append(EdgeRecord(const.id, 0, convert.id, 0))
+        self._add_outputs(node, convert)
+
+    @staticmethod
+    def _compressible(value: np.ndarray) -> bool:
+        if value.dtype != np.float32 or value.size < COMPRESS_MIN_ELEMENTS:
+            return False
+        finite = value[np.isfinite(value)]
+        # out-of-range values would become inf in f16: such a tensor keeps its f32 form
+        return finite.size == 0 or float(np.max(np.abs(finite))) <= _F16_MAX
+
+    def run(self):
+        if self.graph.stage == 'front':
+            raise Error('The IR writer needs a graph with data nodes (middle or back phase), not a front-phase graph')
+        ops = [node for node in self.graph.pseudo_topological_sort() if node.soft_get('kind') == 'op']
+        self._collect_explicit_names(ops)
+        for node in ops:
+            self.emit_op(node)
+        if self.packer.deduplicated:
+            log.debug('IR writer: {} constants share stored bytes with an identical one'.format(
+                self.packer.deduplicated))
+        edges = sorted(self.edges, key=lambda e: (e.to_layer, e.to_port))
+        return self.layers, edges
+
+
+def _rt_info(meta: dict) -> list:
+    cli = meta.get('cli_parameters') or {}
+    params = [(str(key), '' if cli[key] is None else str(cli[key])) for key in sorted(cli, key=str)]
+    return [('MO_version', mo_version()), ('conversion_parameters', params)]
+
+
+def serialize_ir(graph: Graph, meta: dict = None):
+    """The IR of ``graph`` as ``(xml_bytes, bin_bytes)``.
+
+    ``meta`` may hold ``model_name`` (the ``<net name>``; default the graph's ``name`` or
+    ``'model'``), ``compress_to_fp16`` (store non-scalar f32 constants as f16 + Convert) and
+    ``cli_parameters`` (option -> text, written to ``<rt_info><conversion_parameters>``).
+    Raises ``Error`` naming the node when the graph holds something the IR cannot express,
+    such as an op without an opset type.
+    """
+    meta = dict(meta or {})
+    emitter = _Emitter(graph, meta)
+    layers, edges = emitter.run()
+    net_name = str(meta.get('model_name') or graph.graph.get('name') or 'model')
+    xml_bytes = build_xml(net_name, layers, edges, _rt_info(meta))
+    return xml_bytes, emitter.packer.getvalue()
+
+
+def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
+    """Write ``<output_dir>/<model_name>.xml`` and ``.bin``; return their paths.
+
+    Both files are written to temporary files in ``output_dir`` first and then renamed, the
+    ``.bin`` before the ``.xml`` (a reader that finds the new ``.xml`` finds its weights). On
+    any failure the temporary files are removed and existing files are left as they were.
+    """
+    meta = dict(meta or {})
+    meta.setdefault('model_name', model_name)
+    xml_bytes, bin_bytes = serialize_ir(graph, meta)
+    os.makedirs(output_dir, exist_ok=True)
+    xml_path = os.path.join(output_dir, model_name + '.xml')
+    bin_path = os.path.join(output_dir, model_name + '.bin')
+    pending = []
+    try:
+        bin_tmp = _write_temporary(bin_path, bin_bytes, pending)
+        xml_tmp = _write_temporary(xml_path, xml_bytes, pending)
+        os.replace(bin_tmp, bin_path)
+        pending.remove(bin_tmp)
+        os.replace(xml_tmp, xml_path)
+        pending.remove(xml_tmp)
+    except BaseException:
+        for path in pending:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        raise
+    return xml_path, bin_path
+
+
+def _write_temporary(final_path: str, data: bytes, pending: list) -> str:
+    """Write ``data`` to a new hidden file next to ``final_path`` (listed in ``pending`` at once)."""
+    directory = os.path.dirname(os.path.abspath(final_path))
+    fd, tmp_path = tempfile.mkstemp(prefix='.' + os.path.basename(final_path) + '.', suffix='.tmp', dir=directory)
+    pending.append(tmp_path)
+    with os.fdopen(fd, 'wb') as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return tmp_path

@@ -1,0 +1,220 @@
+"""Reading and writing GraphDef files (binary ``.pb`` and text ``.pbtxt``).
+
+Every problem with a file becomes one ``Error`` naming the file: missing or unreadable, empty,
+truncated or corrupt binary, a protobuf that is not a GraphDef, text that does not parse (with
+line and column). Writing is atomic: the file is either replaced whole or left untouched.
+"""
+import os
+
+from google.protobuf import message as pb_message
+from google.protobuf import text_format
+
+from mo.front.tf.proto import GraphDef, coerce
+from mo.utils.error import Error
+
+_TEXT_EXTENSIONS = ('.pbtxt', '.pbtext', '.txt', '.prototxt', '.textproto', '.txtpb')
+_BINARY_EXTENSIONS = ('.pb', '.bin', '.binpb', '.graphdef')
+
+
+def _unknown_field_count(msg) -> int:
+    """How many fields of ``msg`` itself (not its sub-messages) were not in the schema."""
+    try:
+        from google.protobuf import unknown_fields  # protobuf >= 4.22
+        return len(unknown_fields.UnknownFieldSet(msg))
+    except ImportError:  # pragma: no cover - depends on the protobuf version
+        return len(msg.UnknownFields())
+
+
+def _looks_like_text(data: bytes) -> bool:
+    """True when ``data`` is plausibly protobuf text: UTF-8 without control bytes.
+
+    Binary GraphDefs start with field tags and lengths, bytes below 0x20 that text never has.
+    """
+    sample = data[:4096]
+    try:
+        sample.decode('utf-8')
+    except UnicodeDecodeError as e:
+        # A multi-byte character cut at the sample's end is still text.
+        if e.start < len(sample) - 4:
+            return False
+    return not any(b < 0x20 and b not in (0x09, 0x0A, 0x0D) for b in sample)
+
+
+def _check_graph_def(graph_def, name):
+    """Reject a binary protobuf that parsed but is not a GraphDef.
+
+    Protobuf parsing is lenient: another message type (a SavedModel, a MetaGraphDef) or random
+    bytes may well parse, landing in "unknown fields". A real GraphDef has none at the top level
+    and none in its nodes, and every node has a name and an op.
+    """
+    if _unknown_field_count(graph_def):
+        return 'it is a protobuf message, but not a GraphDef'
+    for index, node in enumerate(graph_def.node):
+        if _unknown_field_count(node) or not node.name or not node.op:
+            return 'it is a protobuf message, but not a GraphDef (node #{} is malformed)'.format(index)
+    return None
+
+
+def _parse_binary(data, name):
+    graph_def = GraphDef()
+    try:
+        graph_def.ParseFromString(data)
+    except (pb_message.DecodeError, RuntimeError, ValueError) as e:
+        return None, ('it is not a valid binary GraphDef (truncated or corrupt data, or another kind of '
+                      'file): {}'.format(e))
+    problem = _check_graph_def(graph_def, name)
+    if problem:
+        return None, problem
+    return graph_def, None
+
+
+def _parse_text(data, name):
+    try:
+        text = data.decode('utf-8')
+    except UnicodeDecodeError as e:
+        return None, 'it is not a text GraphDef: byte {} is not UTF-8'.format(e.start)
+    if text.startswith('\ufeff'):  # a byte order mark some editors write
+        text = text[1:]
+    graph_def = GraphDef()
+    try:
+        text_format.Parse(text, graph_def)
+    except text_format.ParseError as e:
+        line, column = e.GetLine(), e.GetColumn()
+        detail = str(e)
+        # The message starts with "line:column : "; we report the position ourselves.
+        prefix = '{}:{} : '.format(line, column)
+        if detail.startswith(prefix):
+            detail = detail[len(prefix):]
+        if line is not None:
+            return None, 'the text GraphDef does not parse at line {}, column {}: {}'.format(line, column, detail)
+        return None, 'the text GraphDef does not parse: {}'.format(detail)
+    return graph_def, None
+
+
+def parse_graph_def_bytes(data: bytes, name: str = '<bytes>', text: bool = None) -> GraphDef:
+    """Parse the contents ``data`` of a GraphDef file called ``name`` (used in messages).
+
+    ``text`` forces the format: True for protobuf text, False for binary; ``None`` tries the
+    likelier one first (by content) and then the other.
+    """
+    data = bytes(data)
+    if not data.strip():
+        raise Error('Cannot read the TensorFlow model "{}": the file is empty', name)
+    if text is None:
+        order = (True, False) if _looks_like_text(data) else (False, True)
+    else:
+        order = (text, not text)
+    problems = {}
+    for as_text in order:
+        graph_def, problems[as_text] = (_parse_text if as_text else _parse_binary)(data, name)
+        if graph_def is not None:
+            return graph_def
+    # Both failed: report the failure of the format the data most resembles.
+    problem = problems[True] if _looks_like_text(data) else problems[False]
+    raise Error('Cannot read the TensorFlow model "{}": {}', name, problem)
+
+
+def _text_hint(path):
+    lower = path.lower()
+    if lower.endswith(_TEXT_EXTENSIONS):
+        return True
+    if lower.endswith(_BINARY_EXTENSIONS):
+        return False
+    return None
+
+
+def read_graph_def(path) -> GraphDef:
+    """Read a frozen GraphDef from ``path``, binary or text.
+
+    The file extension is the first guess at the format (``.pbtxt`` and friends: text, ``.pb``:
+    binary), the content decides when the guess fails. Any problem raises one ``Error``.
+    """
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise Error('Cannot read the TensorFlow model "{}": the file does not exist', path)
+    if os.path.isdir(path):
+        raise Error('Cannot read the TensorFlow model "{}": it is a directory, not a GraphDef file '
+                    '(a SavedModel directory is not supported here)', path)
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError as e:
+        raise Error('Cannot read the TensorFlow model "{}": {}', path, e.strerror or e) from None
+    hint = _text_hint(path)
+    if hint is not None and data.strip():
+        graph_def, problem = (_parse_text if hint else _parse_binary)(data, path)
+        if graph_def is not None:
+            return graph_def
+    return parse_graph_def_bytes(data, path)
+
+
+def serialize_graph_def(graph_def, as_text: bool = False) -> bytes:
+    """The bytes of ``graph_def``: deterministic binary, or protobuf text in UTF-8."""
+    graph_def = coerce(graph_def, GraphDef)
+    if as_text:
+        return text_format.MessageToString(graph_def, as_utf8=True).encode('utf-8')
+    return graph_def.SerializeToString(deterministic=True)
+
+
+def write_bytes_atomically(data: bytes, path) -> None:
+    """Replace the file at ``path`` with ``data`` all at once.
+
+    The bytes go to a temporary file in the same directory, are flushed to disk and then renamed
+    over ``path``; on any failure the temporary file is removed and an existing ``path`` is left
+    as it was. An OS failure raises ``Error`` naming the file.
+    """
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    base = os.path.basename(path)
+    tmp = None
+    try:
+        # O_EXCL on a fresh random name: no clobbering; mode 0o666 lets the umask decide, as
+        # for a normally created file (mkstemp would force 0o600).
+        for _ in range(100):
+            candidate = os.path.join(directory, '.{}.{}.tmp'.format(base, os.urandom(6).hex()))
+            try:
+                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_BINARY', 0), 0o666)
+            except FileExistsError:
+                continue
+            tmp = candidate
+            break
+        else:  # pragma: no cover - would need 100 random name collisions
+            raise OSError('could not create a temporary file in {}'.format(directory))
+        with os.fdopen(fd, 'wb') as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        raise Error('Cannot write "{}": {}', path, e.strerror or e) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+    _fsync_directory(directory)
+
+
+def _fsync_directory(directory):
+    """Make the rename durable; not possible (nor needed) on every platform."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_graph_def(graph_def, path, as_text: bool = False) -> None:
+    """Write ``graph_def`` to ``path`` atomically, as deterministic binary or as protobuf text."""
+    try:
+        data = serialize_graph_def(graph_def, as_text)
+    except (ValueError, pb_message.EncodeError) as e:
+        raise Error('Cannot write "{}": the graph cannot be serialized ({})', path, e) from None
+    write_bytes_atomically(data, path)

@@ -1,0 +1,75 @@
+"""GraphDef -> the framework's graph (front phase: op nodes only).
+
+See ``mo.front.tf.node_def`` for the node and edge conventions. Besides the nodes, the graph
+keeps what a GraphDef holds beyond them, so writing it back reproduces the input exactly:
+``graph.graph['tf_versions']``, ``['tf_library']``, ``['tf_debug_info']`` (messages or None),
+``['tf_graph_version']`` (the deprecated ``version`` int) and ``['source_format'] = 'tf'``.
+"""
+from mo.front.tf.node_def import add_input_edge, op_node_attrs, parse_input
+from mo.front.tf.proto import GraphDef, coerce
+from mo.utils.error import Error
+
+
+def default_graph_class():
+    """``mo.graph.graph.Graph``, or ``networkx.MultiDiGraph`` while that module does not exist yet."""
+    try:
+        from mo.graph.graph import Graph
+    except ModuleNotFoundError as e:
+        if e.name not in ('mo.graph.graph',):
+            raise
+        import networkx
+        return networkx.MultiDiGraph
+    return Graph
+
+
+def _optional_field(graph_def, field):
+    return getattr(graph_def, field) if graph_def.HasField(field) else None
+
+
+def graph_def_to_graph(graph_def, graph=None, graph_class=None):
+    """Load ``graph_def`` into ``graph`` (a new ``graph_class()``, default ``Graph``, if None).
+
+    Nodes keep the GraphDef's order; node attrs hold the NodeDef messages themselves (no copy),
+    Const values are numpy views of their tensors. A duplicate node name or an input naming a
+    missing node raises ``Error``. TensorFlow's own GraphDef messages are accepted too.
+    """
+    graph_def = coerce(graph_def, GraphDef)
+    if graph is None:
+        graph = (graph_class or default_graph_class())()
+
+    nodes = graph_def.node
+    for pb in nodes:
+        name = pb.name
+        if not name:
+            raise Error('The GraphDef has a node without a name (op "{}")', pb.op)
+        if name in graph:
+            raise Error('The GraphDef has more than one node named "{}"', name)
+        graph.add_node(name, **op_node_attrs(pb))
+
+    # Edges after all nodes: an input may name a node defined further down.
+    for pb in nodes:
+        name = pb.name
+        data_position = control_position = 0
+        for text in pb.input:
+            source, port = parse_input(text, name)
+            if source not in graph:
+                raise Error('Node "{}" has input "{}", but there is no node named "{}"', name, text, source)
+            if port is None:
+                add_input_edge(graph, source, name, None, control_position)
+                control_position += 1
+            else:
+                add_input_edge(graph, source, name, port, data_position)
+                data_position += 1
+
+    graph.graph['tf_versions'] = _optional_field(graph_def, 'versions')
+    graph.graph['tf_library'] = _optional_field(graph_def, 'library')
+    graph.graph['tf_debug_info'] = _optional_field(graph_def, 'debug_info')
+    graph.graph['tf_graph_version'] = graph_def.version
+    graph.graph['source_format'] = 'tf'
+    return graph
+
+
+def load_tf_graph(path, graph=None, graph_class=None):
+    """Read the GraphDef file at ``path`` (binary or text) and load it into a graph."""
+    from mo.front.tf.graphdef_io import read_graph_def
+    return graph_def_to_graph(read_graph_def(path), graph, graph_class)

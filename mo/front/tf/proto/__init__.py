@@ -1,0 +1,62 @@
+"""TensorFlow's GraphDef protobuf messages, without TensorFlow.
+
+The classes are built at import time from the declarative schema in ``schema.py`` inside a
+private descriptor pool (see ``_pool.py``). Their wire format is TensorFlow's, so bytes written
+by TensorFlow parse here and the other way round; they are *different classes* from
+TensorFlow's ``*_pb2`` ones, so convert between the two through ``SerializeToString()``.
+"""
+from mo.front.tf.proto._pool import MessageClasses, build_pool, file_descriptor_protos
+
+#: The private pool holding every ``tensorflow.*`` type of the schema.
+POOL = build_pool()
+_classes = MessageClasses(POOL)
+
+GraphDef = _classes('tensorflow.GraphDef')
+NodeDef = _classes('tensorflow.NodeDef')
+AttrValue = _classes('tensorflow.AttrValue')
+NameAttrList = _classes('tensorflow.NameAttrList')
+TensorProto = _classes('tensorflow.TensorProto')
+VariantTensorDataProto = _classes('tensorflow.VariantTensorDataProto')
+ResourceHandleProto = _classes('tensorflow.ResourceHandleProto')
+TensorShapeProto = _classes('tensorflow.TensorShapeProto')
+SerializedDType = _classes('tensorflow.SerializedDType')
+FunctionDefLibrary = _classes('tensorflow.FunctionDefLibrary')
+FunctionDef = _classes('tensorflow.FunctionDef')
+GradientDef = _classes('tensorflow.GradientDef')
+RegisteredGradient = _classes('tensorflow.RegisteredGradient')
+OpDef = _classes('tensorflow.OpDef')
+OpDeprecation = _classes('tensorflow.OpDeprecation')
+OpList = _classes('tensorflow.OpList')
+VersionDef = _classes('tensorflow.VersionDef')
+FullTypeDef = _classes('tensorflow.FullTypeDef')
+GraphDebugInfo = _classes('tensorflow.GraphDebugInfo')
+
+#: Enum descriptors, e.g. ``DATA_TYPE.values_by_number[1].name == 'DT_FLOAT'``.
+DATA_TYPE = POOL.FindEnumTypeByName('tensorflow.DataType')
+FULL_TYPE_ID = POOL.FindEnumTypeByName('tensorflow.FullTypeId')
+
+
+def message_class(full_name: str):
+    """The class of any message of the schema by full name, e.g. ``'tensorflow.OpDef.ArgDef'``."""
+    return _classes(full_name)
+
+
+def coerce(message, cls):
+    """``message`` as an instance of our ``cls``.
+
+    Returns ``message`` itself when it already is one; a message of the same protobuf type from
+    another pool (TensorFlow's ``graph_pb2.GraphDef``, say) is converted through its bytes.
+    """
+    if isinstance(message, cls):
+        return message
+    if getattr(getattr(message, 'DESCRIPTOR', None), 'full_name', None) != cls.DESCRIPTOR.full_name:
+        raise TypeError('expected a {} message, got {}'.format(cls.DESCRIPTOR.full_name, type(message).__name__))
+    return cls.FromString(message.SerializeToString())
+
+
+__all__ = [
+    'POOL', 'GraphDef', 'NodeDef', 'AttrValue', 'NameAttrList', 'TensorProto', 'VariantTensorDataProto',
+    'ResourceHandleProto', 'TensorShapeProto', 'SerializedDType', 'FunctionDefLibrary', 'FunctionDef',
+    'GradientDef', 'RegisteredGradient', 'OpDef', 'OpDeprecation', 'OpList', 'VersionDef', 'FullTypeDef',
+    'GraphDebugInfo', 'DATA_TYPE', 'FULL_TYPE_ID', 'message_class', 'coerce', 'file_descriptor_protos',
+]

@@ -1,0 +1,336 @@
+"""The IR v11 writer: OpenVINO reads and runs what it writes, with the numbers numpy gives."""
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from mo.back.ir import ir_types
+from mo.back.ir.bin_packer import ALIGNMENT
+from mo.back.ir.writer import format_value, serialize_ir, write_ir
+from mo.utils.error import Error
+
+sys.path.insert(0, os.path.dirname(__file__))
+import ir_test_graphs as graphs  # noqa: E402
+
+ov = pytest.importorskip('openvino')
+
+
+@pytest.fixture(scope='module')
+def core():
+    return ov.Core()
+
+
+def run_ir(core, xml_path, feeds):
+    """Read, compile on CPU in f32, run; feeds by input index."""
+    model = core.read_model(str(xml_path))
+    compiled = core.compile_model(model, 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    result = compiled(feeds)
+    return model, [np.array(result[port]) for port in compiled.outputs]
+
+
+def layers_of(xml_bytes):
+    return ET.fromstring(xml_bytes).find('layers').findall('layer')
+
+
+def layer_named(xml_bytes, name):
+    return next(layer for layer in layers_of(xml_bytes) if layer.get('name') == name)
+
+
+# ----- graphs that run ---------------------------------------------------------------------------
+
+def test_add_relu_runs_and_keeps_names(core, tmp_path):
+    graph = graphs.add_relu()
+    xml_path, bin_path = write_ir(graph, str(tmp_path), 'model', {'cli_parameters': {'input_model': 'm.pb'}})
+    x = np.random.RandomState(0).randn(4, 3).astype(np.float32)
+    model, (out,) = run_ir(core, xml_path, {0: x})
+    np.testing.assert_allclose(out, np.maximum(x + graphs.WEIGHTS, 0), rtol=1e-6)
+    assert 'relu' in model.outputs[0].get_names()
+    assert 'x' in model.inputs[0].get_names()
+    assert str(model.inputs[0].get_partial_shape()) == '[?,3]'
+    assert model.get_rt_info(['conversion_parameters', 'input_model']).astype(str) == 'm.pb'
+    assert model.get_rt_info(['MO_version']).astype(str)
+
+    root = ET.parse(xml_path).getroot()
+    assert (root.tag, root.get('version')) == ('net', '11')
+    assert [layer.get('id') for layer in layers_of(open(xml_path, 'rb').read())] == ['0', '1', '2', '3', '4']
+    param = root.find("layers/layer[@name='x']")
+    assert param.find('data').attrib == {'shape': '-1,3', 'element_type': 'f32'}
+    add = root.find("layers/layer[@name='add']")
+    assert [p.get('id') for p in add.find('input')] == ['0', '1']
+    assert [p.get('id') for p in add.find('output')] == ['2']
+    assert add.find('output/port').get('precision') == 'FP32'
+    result = root.find("layers/layer[@name='out']")
+    assert (result.get('type'), result.get('version')) == ('Result', 'opset1')
+    assert result.find('output') is None
+    assert not [f for f in os.listdir(tmp_path) if f.endswith('.tmp')]
+
+
+def test_concat_of_two_inputs(core, tmp_path):
+    graph = graphs.back_graph(
+        [('a', 'Parameter', {'shape': [2, 3]}), ('b', 'Parameter', {'shape': [2, 5]}),
+         ('cat', 'Concat', {'axis': -1}), ('out', 'Result')],
+        [('a', 'cat', 0), ('b', 'cat', 1), ('cat', 'out')])
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    a, b = np.ones((2, 3), np.float32), np.arange(10, dtype=np.float32).reshape(2, 5)
+    model, (out,) = run_ir(core, xml_path, {0: a, 1: b})
+    np.testing.assert_array_equal(out, np.concatenate([a, b], axis=-1))
+    assert layer_named(open(xml_path, 'rb').read(), 'cat').find('data').get('axis') == '-1'
+
+
+def test_unsqueeze_and_squeeze_with_const_axes(core, tmp_path):
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2, 3]}), ('ua', 'Const', {'value': np.array([0, 3], np.int64)}),
+         ('unsq', 'Unsqueeze'), ('sa', 'Const', {'value': np.array([0], np.int32)}),
+         ('sq', 'Squeeze'), ('out', 'Result')],
+        [('x', 'unsq', 0), ('ua', 'unsq', 1), ('unsq', 'sq', 0), ('sa', 'sq', 1), ('sq', 'out')])
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    model, (out,) = run_ir(core, xml_path, {0: x})
+    assert out.shape == (2, 3, 1)
+    np.testing.assert_array_equal(out, x.reshape(2, 3, 1))
+    xml = open(xml_path, 'rb').read()
+    assert layer_named(xml, 'ua').find('data').attrib['element_type'] == 'i64'
+    assert layer_named(xml, 'sa').find('data').attrib['element_type'] == 'i32'
+    assert [d.text for d in layer_named(xml, 'sq').find('output/port')] == ['2', '3', '1']
+
+
+def test_equal_and_shared_constants_are_stored_once(core, tmp_path):
+    graph = graphs.shared_consts()
+    xml_path, bin_path = write_ir(graph, str(tmp_path), 'model')
+    xml = open(xml_path, 'rb').read()
+    consts = [layer.find('data').attrib for layer in layers_of(xml) if layer.get('type') == 'Const']
+    assert len(consts) == 3  # c (used twice) is one layer; c1 and c2 are layers of their own
+    assert {(c['offset'], c['size']) for c in consts} == {('0', '24')}
+    assert os.path.getsize(bin_path) == 24
+    x = np.random.RandomState(1).randn(2, 3).astype(np.float32)
+    c = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    _, (out,) = run_ir(core, xml_path, {0: x})
+    np.testing.assert_allclose(out, (x + c) * c + c + c, rtol=1e-6)
+
+
+def test_blobs_are_aligned_and_little_endian(tmp_path):
+    big_endian = np.array([1, 2, 3], dtype='>i4')
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [3], 'data_type': np.int32}), ('flag', 'Const', {'value': np.array([True])}),
+         ('k', 'Const', {'value': big_endian}), ('add', 'Add'), ('out', 'Result'), ('out2', 'Result')],
+        [('x', 'add', 0), ('k', 'add', 1), ('add', 'out'), ('flag', 'out2')])
+    xml, blob = serialize_ir(graph)
+    k = layer_named(xml, 'k').find('data').attrib
+    assert k['element_type'] == 'i32' and int(k['offset']) % ALIGNMENT == 0
+    offset = int(k['offset'])
+    assert blob[offset:offset + 12] == np.array([1, 2, 3], '<i4').tobytes()
+
+
+def test_bool_constant(core, tmp_path):
+    mask = np.array([[True, False, True, False]])
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2, 4], 'data_type': np.bool_}), ('mask', 'Const', {'value': mask}),
+         ('and', 'LogicalAnd'), ('out', 'Result')],
+        [('x', 'and', 0), ('mask', 'and', 1), ('and', 'out')])
+    xml_path, bin_path = write_ir(graph, str(tmp_path), 'model')
+    xml = open(xml_path, 'rb').read()
+    data = layer_named(xml, 'mask').find('data').attrib
+    assert (data['element_type'], data['shape'], data['size']) == ('boolean', '1,4', '4')
+    assert layer_named(xml, 'mask').find('output/port').get('precision') == 'BOOL'
+    assert open(bin_path, 'rb').read() == bytes([1, 0, 1, 0])
+    x = np.array([[True, True, False, False], [True, True, True, True]])
+    _, (out,) = run_ir(core, xml_path, {0: x})
+    np.testing.assert_array_equal(out, np.logical_and(x, mask))
+
+
+def test_compress_to_fp16(core, tmp_path):
+    weights = np.random.RandomState(2).randn(3, 8).astype(np.float32)
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [3, 8]}), ('w', 'Const', {'value': weights}),
+         ('s', 'Const', {'value': np.array(1.0009765625 + 2 ** -12, np.float32)}),
+         ('mul', 'Mul'), ('add', 'Add'), ('out', 'Result')],
+        [('x', 'mul', 0), ('w', 'mul', 1), ('mul', 'add', 0), ('s', 'add', 1), ('add', 'out')])
+    xml_path, bin_path = write_ir(graph, str(tmp_path), 'model', {'compress_to_fp16': True})
+    xml = open(xml_path, 'rb').read()
+    const = layer_named(xml, 'w_compressed')
+    assert const.find('data').attrib['element_type'] == 'f16' and const.find('data').attrib['size'] == '48'
+    convert = layer_named(xml, 'w')
+    assert (convert.get('type'), convert.find('data').get('destination_type')) == ('Convert', 'f32')
+    assert convert.find("rt_info/attribute[@name='decompression']") is not None
+    assert layer_named(xml, 's').find('data').attrib['element_type'] == 'f32'  # scalars stay f32
+    x = np.random.RandomState(3).randn(3, 8).astype(np.float32)
+    model, (out,) = run_ir(core, xml_path, {0: x})
+    expected = x * weights.astype(np.float16).astype(np.float32) + np.float32(1.0009765625 + 2 ** -12)
+    np.testing.assert_allclose(out, expected, rtol=1e-6, atol=1e-6)
+    assert 'w' in [op.get_friendly_name() for op in model.get_ordered_ops()]
+
+
+def test_fp16_compression_keeps_out_of_range_constants_f32():
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2]}), ('w', 'Const', {'value': np.array([1e6, 1.0], np.float32)}),
+         ('mul', 'Mul'), ('out', 'Result')],
+        [('x', 'mul', 0), ('w', 'mul', 1), ('mul', 'out')])
+    xml, _ = serialize_ir(graph, {'compress_to_fp16': True})
+    assert layer_named(xml, 'w').get('type') == 'Const'
+    assert layer_named(xml, 'w').find('data').attrib['element_type'] == 'f32'
+
+
+# ----- names ------------------------------------------------------------------------------------
+
+def test_tensor_names_are_escaped_and_found_by_openvino(core, tmp_path):
+    graph = graphs.add_relu()
+    relu_out = graph.nodes['relu/out']
+    relu_out['tensor_names'] = ['model/relu:0', 'odd,name']
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    port = layer_named(open(xml_path, 'rb').read(), 'relu').find('output/port')
+    assert port.get('names') == 'model/relu:0,odd\\,name,relu'
+    model = core.read_model(xml_path)
+    assert model.outputs[0].get_names() == {'model/relu:0', 'odd,name', 'relu'}
+    assert model.output('odd,name').get_any_name()
+
+
+# ----- determinism ------------------------------------------------------------------------------
+
+_DIGEST_SCRIPT = r'''
+import hashlib, sys
+sys.path.insert(0, sys.argv[1])
+import ir_test_graphs
+from mo.back.ir.writer import serialize_ir
+xml, blob = serialize_ir(ir_test_graphs.mixed(), {'compress_to_fp16': True,
+                         'cli_parameters': {'z_opt': '1', 'a_opt': 'x', 'input_model': 'm.pb'}})
+print(hashlib.sha256(xml + b'|' + blob).hexdigest())
+'''
+
+
+def test_output_is_byte_identical_whatever_the_hash_seed():
+    meta = {'compress_to_fp16': True, 'cli_parameters': {'z_opt': '1', 'a_opt': 'x', 'input_model': 'm.pb'}}
+    first = serialize_ir(graphs.mixed(), meta)
+    assert serialize_ir(graphs.mixed(), meta) == first
+    digest = hashlib.sha256(first[0] + b'|' + first[1]).hexdigest()
+    env = dict(os.environ, PYTHONHASHSEED='12345')
+    child = subprocess.run([sys.executable, '-c', _DIGEST_SCRIPT, os.path.dirname(__file__)], env=env,
+                           capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == digest
+    params = ET.fromstring(first[0]).find('rt_info/conversion_parameters')
+    assert [e.tag for e in params] == ['a_opt', 'input_model', 'z_opt']
+
+
+def test_mixed_graph_runs(core, tmp_path):
+    graph = graphs.mixed()
+    w = graph.nodes['w/out']['value']
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    a, b = np.random.RandomState(4).randn(2, 1, 4).astype(np.float32)
+    model, (out0, out1) = run_ir(core, xml_path, {0: a, 1: b})
+    expected = np.concatenate([1 / (1 + np.exp(-(a * w))), b], axis=1)[None]
+    np.testing.assert_allclose(out0, expected, rtol=1e-5)
+    np.testing.assert_array_equal(out1, np.maximum(b, 0))
+
+
+# ----- failures ---------------------------------------------------------------------------------
+
+def _unlowered_graph():
+    from mo.ops.eltwise import Eltwise  # noqa: F401  (registers the legacy op)
+    return graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2]}), ('y', 'Parameter', {'shape': [2]}),
+         ('legacy_sum', 'Eltwise', {'operation': 'sum'}), ('out', 'Result')],
+        [('x', 'legacy_sum', 0), ('y', 'legacy_sum', 1), ('legacy_sum', 'out')])
+
+
+def test_op_without_type_is_an_error_and_writes_nothing(tmp_path):
+    with pytest.raises(Error, match=r'"legacy_sum" \(Eltwise\)'):
+        write_ir(_unlowered_graph(), str(tmp_path), 'model')
+    assert os.listdir(tmp_path) == []
+
+
+def test_failure_leaves_existing_model_untouched(tmp_path):
+    (tmp_path / 'model.xml').write_bytes(b'old xml')
+    (tmp_path / 'model.bin').write_bytes(b'old bin')
+    with pytest.raises(Error):
+        write_ir(_unlowered_graph(), str(tmp_path), 'model')
+    assert (tmp_path / 'model.xml').read_bytes() == b'old xml'
+    assert (tmp_path / 'model.bin').read_bytes() == b'old bin'
+    assert sorted(os.listdir(tmp_path)) == ['model.bin', 'model.xml']
+
+
+def test_failure_while_writing_removes_temporaries(tmp_path, monkeypatch):
+    (tmp_path / 'model.xml').write_bytes(b'old xml')
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        if dst.endswith('.xml'):
+            raise OSError('disk full')
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, 'replace', failing_replace)
+    with pytest.raises(OSError):
+        write_ir(graphs.add_relu(), str(tmp_path), 'model')
+    assert (tmp_path / 'model.xml').read_bytes() == b'old xml'
+    assert not [f for f in os.listdir(tmp_path) if f.endswith('.tmp')]
+
+
+def test_gap_in_inputs_is_an_error():
+    graph = graphs.back_graph(
+        [('a', 'Parameter', {'shape': [2]}), ('b', 'Parameter', {'shape': [2]}),
+         ('cat', 'Concat', {'axis': 0, 'in_ports_count': 3}), ('out', 'Result')],
+        [('a', 'cat', 0), ('b', 'cat', 2), ('cat', 'out')])
+    with pytest.raises(Error, match='"cat"'):
+        serialize_ir(graph)
+
+
+# ----- formats ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('value, text', [
+    (True, 'true'), (np.bool_(False), 'false'), (3, '3'), (np.int64(-1), '-1'),
+    ([1, 2, 3], '1,2,3'), ((0.5, 2), '0.5,2'), (np.array([[1, 0], [0, 1]]), '1,0,0,1'), (np.array(7), '7'),
+    (1e-5, '1e-05'), (0.1, '0.1'), (np.float32(0.1), '0.1'), (np.float32(1 / 3), '0.33333334'),
+    (np.float32, 'f32'), (np.dtype(np.int64), 'i64'), (np.bool_, 'boolean'), ('same', 'same'), ([], ''),
+])
+def test_format_value(value, text):
+    assert format_value(value) == text
+    if isinstance(value, (float, np.floating)):
+        assert type(value)(text) == value  # round-trips
+
+
+def test_ir_types_round_trip():
+    for dtype in (np.float32, np.float16, np.float64, np.int64, np.int32, np.int16, np.int8, np.uint8,
+                  np.uint16, np.uint32, np.uint64, np.bool_):
+        assert ir_types.dtype_from_element_type(ir_types.element_type(dtype)) == np.dtype(dtype)
+        assert ir_types.dtype_from_precision(ir_types.precision(dtype)) == np.dtype(dtype)
+    assert (ir_types.element_type(np.bool_), ir_types.precision(np.bool_)) == ('boolean', 'BOOL')
+    assert ir_types.element_type(np.dtype('>f4')) == 'f32'
+    with pytest.raises(Error, match='complex64'):
+        ir_types.element_type(np.complex64)
+    assert re.fullmatch(r'[a-z0-9]+', ir_types.element_type(np.uint64))
+
+
+def test_attributes_are_read_back_by_openvino(core, tmp_path):
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2, 3]}), ('axes', 'Const', {'value': np.array([1], np.int64)}),
+         ('mvn', 'MVN', {'eps': 1e-9}), ('clamp', 'Clamp', {'min': -0.5, 'max': np.float32(0.75)}),
+         ('elu', 'Elu', {'alpha': 0.1}), ('out', 'Result')],
+        [('x', 'mvn', 0), ('axes', 'mvn', 1), ('mvn', 'clamp'), ('clamp', 'elu'), ('elu', 'out')])
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    xml = open(xml_path, 'rb').read()
+    assert layer_named(xml, 'mvn').find('data').attrib == {'eps': '1e-09', 'eps_mode': 'inside_sqrt',
+                                                           'normalize_variance': '1'}
+    assert layer_named(xml, 'clamp').find('data').attrib == {'min': '-0.5', 'max': '0.75'}
+    x = np.random.RandomState(5).randn(2, 3).astype(np.float32)
+    model, (out,) = run_ir(core, xml_path, {0: x})
+    attrs = {op.get_type_name(): op.get_attributes() for op in model.get_ordered_ops()}
+    assert attrs['Clamp'] == {'min': -0.5, 'max': 0.75} and attrs['MVN']['normalize_variance'] is True
+    y = (x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-9)
+    y = np.clip(y, -0.5, 0.75)
+    np.testing.assert_allclose(out, np.where(y > 0, y, 0.1 * (np.exp(y) - 1)), rtol=1e-5, atol=1e-6)
+
+
+def test_unused_input_keeps_its_port_after_clean_up(core, tmp_path):
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2, 3]}), ('unused', 'Parameter', {'shape': [4], 'data_type': np.int32}),
+         ('relu', 'ReLU'), ('out', 'Result')],
+        [('x', 'relu'), ('relu', 'out')])
+    graph.clean_up()
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    model, (out,) = run_ir(core, xml_path, {0: -np.ones((2, 3), np.float32), 1: np.ones(4, np.int32)})
+    assert [sorted(i.get_names()) for i in model.inputs] == [['x'], ['unused']]
+    assert model.inputs[1].get_element_type() == ov.Type.i32
+    np.testing.assert_array_equal(out, np.zeros((2, 3), np.float32))
