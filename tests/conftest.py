@@ -21,8 +21,9 @@ def isolated_replacer_registry():
 
 
 @pytest.fixture(autouse=True)
-def isolated_extractors():
-    """Extractors a test registers do not leak into other tests either."""
+def isolated_extractors(isolated_replacer_registry):
+    """Extractors a test registers do not leak into other tests either (snapshot taken after the
+    built-ins are loaded, which ``isolated_replacer_registry`` does)."""
     from mo.front.extractor import restore_extractors, snapshot_extractors
     saved = snapshot_extractors()
     yield
