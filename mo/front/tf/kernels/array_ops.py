@@ -280,8 +280,8 @@ def gather_nd(ctx, params, indices):
     if policy not in ('', 'DEFAULT', 'ERROR', 'IGNORE'):
         raise ctx.error('unknown bad_indices_policy "{}"', policy)
     out_shape = indices.shape[:-1] + params.shape[k:]
-    flat = indices.reshape(-1, k)
-    n = flat.shape[0]
+    n = int(np.prod(indices.shape[:-1], dtype=np.int64))
+    flat = indices.reshape(n, k)
     limits = np.array(params.shape[:k], dtype=np.int64)
     bad = np.any((flat < 0) | (flat >= limits), axis=1) if k else np.zeros(n, bool)
     if bad.any() and policy != 'IGNORE':
@@ -413,6 +413,8 @@ def _paddings(ctx, x, paddings):
 def pad(ctx, x, paddings):
     """Pad each dimension with paddings[i] = [before, after] zeros."""
     pads = _paddings(ctx, x, paddings)
+    if not pads:
+        return x
     if x.dtype.kind == 'O':
         return np.pad(x, pads, mode='constant', constant_values=b'')
     return np.pad(x, pads, mode='constant')
@@ -424,7 +426,8 @@ def pad_v2(ctx, x, paddings, constant_values):
     same_dtype(ctx, x, constant_values)
     if constant_values.ndim != 0:
         raise ctx.error('constant_values must be a scalar. Got: {}', shape_str(constant_values.shape))
-    return np.pad(x, _paddings(ctx, x, paddings), mode='constant', constant_values=constant_values)
+    pads = _paddings(ctx, x, paddings)
+    return np.pad(x, pads, mode='constant', constant_values=constant_values) if pads else x
 
 
 @kernel('MirrorPad', inputs=2, bf16=())
@@ -432,6 +435,8 @@ def mirror_pad(ctx, x, paddings):
     """Pad by mirroring: REFLECT excludes the edge (pad < dim), SYMMETRIC repeats it (pad <= dim)."""
     pads = _paddings(ctx, x, paddings)
     mode = ctx.str_attr('mode').upper()
+    if not pads:
+        return x
     if mode not in ('REFLECT', 'SYMMETRIC'):
         raise ctx.error('mode must be REFLECT or SYMMETRIC, got {}', mode)
     offset = 1 if mode == 'REFLECT' else 0
@@ -491,7 +496,9 @@ def reverse_v2(ctx, x, axis):
 
 @kernel('Where', inputs=1)
 def where(ctx, condition):
-    """Coordinates (int64, row-major order) of the true / non-zero elements."""
+    """Coordinates (int64, row-major order) of the true / non-zero elements (rank >= 1)."""
+    if condition.ndim == 0:
+        raise ctx.error('WhereOp : Unhandled input dimensions: 0')
     return np.argwhere(condition).astype(np.int64, copy=False)
 
 

@@ -86,15 +86,19 @@ def selu(ctx, features):
 def leaky_relu(ctx, features):
     """x if x > 0 else alpha * x (a select, not a max, so alpha > 1 works as TF's does)."""
     require_dtype_kind(ctx, features, 'f')
-    alpha = features.dtype.type(ctx.float_attr('alpha', 0.2))
+    # the attr is a float32 in the GraphDef: its default is float32(0.2), not 0.2
+    alpha = features.dtype.type(ctx.float_attr('alpha', float(np.float32(0.2))))
     return np.where(features > 0, features, features * alpha)
 
 
 @kernel('Softplus', inputs=1)
 def softplus(ctx, features):
     """log(1 + exp(x)), switching to x or exp(x) beyond +-(log(eps) + 2) as TF does."""
+    # eps is float32's for half (computed in float) but bfloat16's own for bfloat16
+    eps = 2.0 ** -7 if ctx.attrs.get('T') == dtypes.DT_BFLOAT16 else None
+
     def f(x):
-        threshold = np.log(np.finfo(x.dtype).eps) + x.dtype.type(2)
+        threshold = np.log(x.dtype.type(eps or np.finfo(x.dtype).eps)) + x.dtype.type(2)
         e = np.exp(x)
         return np.where(x > -threshold, x, np.where(x < threshold, e, np.log1p(e)))
     return _float_activation(ctx, features, f)
@@ -342,7 +346,7 @@ def fused_batch_norm(ctx, x, scale, offset, mean, variance):
     require_dtype_kind(ctx, scale, 'f')
     eps = ctx.float_attr('epsilon', 1e-4)
     factor = ctx.float_attr('exponential_avg_factor', 1.0)
-    ct = np.float32 if x.dtype.itemsize < 4 else x.dtype
+    ct = np.dtype(np.float32) if x.dtype.itemsize < 4 else x.dtype
     xc = x.astype(ct, copy=False)
     shape = [1] * x.ndim
     shape[axis] = channels
@@ -367,7 +371,7 @@ def fused_batch_norm(ctx, x, scale, offset, mean, variance):
         norm_mean, norm_var = mean.astype(ct), variance.astype(ct)
         out_mean, out_var = mean, variance
         reserve1, reserve2 = mean, variance
-    inv = per_channel(scale) / np.sqrt(per_channel(norm_var) + ct(eps))
+    inv = per_channel(scale) / np.sqrt(per_channel(norm_var) + ct.type(eps))
     y = (xc - per_channel(norm_mean)) * inv + per_channel(offset)
     y = float32_to_bf16(y.astype(np.float32)) if x_is_bf16 else y.astype(x.dtype, copy=False)
     outputs = [y] + [np.asarray(v).astype(u, copy=False) for v in (out_mean, out_var, reserve1, reserve2)]

@@ -1,0 +1,74 @@
+"""Extractors for TensorFlow's element-wise ops (binary, comparisons, logical, unary).
+
+Most map one-to-one onto an opset op. Neg/RealDiv/AddV2 are renames; Rsqrt, Square and Erfc keep
+their TF names as internal ops (with ``data_type`` from ``T``) for ``tf_elementwise_lowering``.
+"""
+from mo.front.extractor import FrontExtractorOp
+from mo.front.tf.extractor_utils import tf_dtype_attr
+from mo.ops import activation_ops, elementwise, elementwise_more
+from mo.ops.elementwise_more import bool_type_infer
+
+#: TF op type -> (mo Op class, extra attrs)
+_BINARY = {
+    'Add': elementwise.Add, 'AddV2': elementwise.Add, 'Sub': elementwise.Sub, 'Mul': elementwise.Mul,
+    'RealDiv': elementwise.Div, 'Maximum': elementwise.Maximum, 'Minimum': elementwise.Minimum,
+    'Pow': elementwise.Pow, 'SquaredDifference': elementwise.SquaredDifference,
+    'FloorMod': elementwise_more.FloorMod,
+    'LessEqual': elementwise_more.LessEqual, 'GreaterEqual': elementwise_more.GreaterEqual,
+    'NotEqual': elementwise_more.NotEqual, 'LogicalOr': elementwise_more.LogicalOr,
+}
+
+#: comparisons whose mo class predates bool type inference: the extractor attaches it
+_BOOL_BINARY = {
+    'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
+    'LogicalAnd': elementwise.LogicalAnd,
+}
+
+_UNARY = {
+    'Neg': activation_ops.Negative, 'Sqrt': activation_ops.Sqrt, 'Exp': activation_ops.Exp,
+    'Log': activation_ops.Log, 'Abs': activation_ops.Abs, 'Erf': activation_ops.Erf,
+    'Sigmoid': activation_ops.Sigmoid, 'Tanh': activation_ops.Tanh, 'Sign': elementwise_more.Sign,
+    'LogicalNot': elementwise_more.LogicalNot,
+}
+
+#: TF ops lowered to opset ops by a front replacer
+_LOWERED = ('Rsqrt', 'Square', 'Erfc')
+
+
+class BinaryElementwiseExtractor(FrontExtractorOp):
+    op = sorted(_BINARY)
+
+    @classmethod
+    def extract(cls, node):
+        _BINARY[node.op].update_node_stat(node, {})
+        return True
+
+
+class BoolBinaryElementwiseExtractor(FrontExtractorOp):
+    op = sorted(_BOOL_BINARY)
+
+    @classmethod
+    def extract(cls, node):
+        _BOOL_BINARY[node.op].update_node_stat(node, {'type_infer': bool_type_infer})
+        return True
+
+
+class UnaryElementwiseExtractor(FrontExtractorOp):
+    op = sorted(_UNARY)
+
+    @classmethod
+    def extract(cls, node):
+        _UNARY[node.op].update_node_stat(node, {})
+        return True
+
+
+class LoweredElementwiseExtractor(FrontExtractorOp):
+    """Rsqrt/Square/Erfc: the node keeps its op name and records its element type."""
+    op = list(_LOWERED)
+
+    @classmethod
+    def extract(cls, node):
+        node['data_type'] = tf_dtype_attr(node, 'T')
+        node['in_ports_count'] = 1
+        node['out_ports_count'] = 1
+        return True

@@ -1,0 +1,73 @@
+"""More element-wise ops: comparisons, logical ops, FloorMod, and the unary LogicalNot / Sign.
+
+Comparisons and logical ops produce bool; ``bool_type_infer`` says so to the type propagation
+(extractors also attach it to the comparison ops of ``mo.ops.elementwise``).
+"""
+import numpy as np
+
+from mo.front.common.partial_infer.elemental import copy_shape_infer
+from mo.ops.activation_ops import Activation
+from mo.ops.elementwise import Elementwise
+from mo.ops.op import Op
+
+
+def bool_type_infer(node):
+    """Every output of ``node`` is bool."""
+    for port in node.out_ports().values():
+        if port.is_connected() or port.data.get_shape() is not None:
+            port.data.set_data_type(np.bool_)
+
+
+class _Comparison(Elementwise):
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, dict({'type_infer': bool_type_infer}, **(attrs or {})))
+
+
+class LessEqual(_Comparison):
+    op, type = 'LessEqual', 'LessEqual'
+    operation = staticmethod(np.less_equal)
+
+
+class GreaterEqual(_Comparison):
+    op, type = 'GreaterEqual', 'GreaterEqual'
+    operation = staticmethod(np.greater_equal)
+
+
+class NotEqual(_Comparison):
+    op, type = 'NotEqual', 'NotEqual'
+    operation = staticmethod(np.not_equal)
+
+
+class LogicalOr(_Comparison):
+    op, type = 'LogicalOr', 'LogicalOr'
+    operation = staticmethod(np.logical_or)
+
+
+class LogicalXor(_Comparison):
+    op, type = 'LogicalXor', 'LogicalXor'
+    operation = staticmethod(np.logical_xor)
+
+
+class FloorMod(Elementwise):
+    """The remainder with the divisor's sign (Python's ``%``; TensorFlow's FloorMod)."""
+    op, type = 'FloorMod', 'FloorMod'
+
+    @staticmethod
+    def operation(a, b):
+        return np.mod(a, b).astype(np.result_type(a, b))
+
+
+class LogicalNot(Op):
+    """Unary logical negation of a bool tensor."""
+    op = 'LogicalNot'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, {
+            'type': 'LogicalNot', 'op': 'LogicalNot', 'version': 'opset1', 'type_infer': bool_type_infer,
+            'infer': lambda node: copy_shape_infer(node, np.logical_not), 'in_ports_count': 1, 'out_ports_count': 1,
+        }, attrs)
+
+
+class Sign(Activation):
+    op = type = 'Sign'
+    operation = staticmethod(np.sign)

@@ -1,0 +1,84 @@
+"""ReduceSum/Mean/Max/Min/Prod/LogicalAnd/LogicalOr (opset1) over the axes on input 1."""
+import numpy as np
+
+from mo.ops.op import Op
+from mo.utils.error import Error
+
+
+def _mean(value, axis, keepdims):
+    result = np.mean(value, axis=axis, keepdims=keepdims)
+    return result if np.issubdtype(value.dtype, np.floating) else np.trunc(result)
+
+
+class Reduce(Op):
+    """Base: subclasses set ``op``, ``type`` and ``operation(value, axis, keepdims)``."""
+    op = None
+    type = None
+    operation = None
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, {
+            'type': self.type, 'op': self.op, 'version': 'opset1', 'keep_dims': False,
+            'infer': self.infer, 'in_ports_count': 2, 'out_ports_count': 1,
+        }, attrs)
+
+    def backend_attrs(self):
+        return [('keep_dims', lambda node: 'true' if node.keep_dims else 'false')]
+
+    @classmethod
+    def infer(cls, node):
+        name = node.soft_get('name', node.id)
+        shape = node.in_port(0).data.get_shape()
+        axes = node.in_port(1).data.get_value()
+        if shape is None:
+            return
+        if axes is None:
+            raise Error('{} "{}": the reduction axes must be constant', node.soft_get('op'), name)
+        rank = len(shape)
+        axes = sorted({int(a) + rank if int(a) < 0 else int(a) for a in np.ravel(axes)})
+        if any(not 0 <= a < rank for a in axes):
+            raise Error('{} "{}": axes {} are out of range for rank {}', node.soft_get('op'), name,
+                        np.ravel(node.in_port(1).data.get_value()).tolist(), rank)
+        keep = bool(node.keep_dims)
+        value = node.in_port(0).data.get_value()
+        if value is not None:
+            result = cls.operation(np.asarray(value), tuple(axes), keep)
+            node.out_port(0).data.set_value(np.asarray(result).astype(np.asarray(value).dtype))
+            return
+        out = [(1 if keep else None) if i in axes else int(d) for i, d in enumerate(shape)]
+        node.out_port(0).data.set_shape([d for d in out if d is not None])
+
+
+class ReduceSum(Reduce):
+    op = type = 'ReduceSum'
+    operation = staticmethod(lambda v, axis, keepdims: np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype))
+
+
+class ReduceMean(Reduce):
+    op = type = 'ReduceMean'
+    operation = staticmethod(_mean)
+
+
+class ReduceMax(Reduce):
+    op = type = 'ReduceMax'
+    operation = staticmethod(lambda v, axis, keepdims: np.max(v, axis=axis, keepdims=keepdims))
+
+
+class ReduceMin(Reduce):
+    op = type = 'ReduceMin'
+    operation = staticmethod(lambda v, axis, keepdims: np.min(v, axis=axis, keepdims=keepdims))
+
+
+class ReduceProd(Reduce):
+    op = type = 'ReduceProd'
+    operation = staticmethod(lambda v, axis, keepdims: np.prod(v, axis=axis, keepdims=keepdims, dtype=v.dtype))
+
+
+class ReduceLogicalAnd(Reduce):
+    op = type = 'ReduceLogicalAnd'
+    operation = staticmethod(lambda v, axis, keepdims: np.all(v, axis=axis, keepdims=keepdims))
+
+
+class ReduceLogicalOr(Reduce):
+    op = type = 'ReduceLogicalOr'
+    operation = staticmethod(lambda v, axis, keepdims: np.any(v, axis=axis, keepdims=keepdims))

@@ -1,0 +1,281 @@
+"""Independent reference oracles: TensorFlow, TensorFlow's C++ Graph Transform Tool, OpenVINO.
+
+None of this shares code with ``mo``: a test computes something with ``mo`` and checks it
+against what these functions compute with the real libraries.
+
+- :func:`run_tf`: run a GraphDef with ``tf.compat.v1.Session`` (fresh graph each call; use
+  :class:`TFRunner` to run one graph many times).
+- :func:`reference`: the outputs of a :class:`~tests.support.models.ModelRecord` as a dict.
+- :func:`run_tf_gtt`: TensorFlow's own Graph Transform Tool, as shipped in the TF wheel.
+- :func:`run_openvino`: run an IR (``.xml`` path or ``openvino.Model``) on CPU in f32.
+- :func:`ov_convert_tf`: OpenVINO's own TF frontend writes an IR (a second opinion, not ``mo``).
+- :func:`compare`: max|a - e| / max|e| (absolute error when max|e| is 0).
+- :func:`summarize_tf`: op counts of a GraphDef.
+
+Names: a tensor is ``'node'`` (port 0) or ``'node:k'``.  TensorFlow and OpenVINO are imported
+when first needed.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+__all__ = [
+    'run_tf', 'TFRunner', 'reference', 'run_tf_gtt', 'GTTError', 'run_openvino', 'ov_convert_tf',
+    'compare', 'summarize_tf', 'graph_def_from',
+]
+
+GraphLike = Union[bytes, bytearray, str, os.PathLike, object]
+
+
+def _tf():
+    os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+    import tensorflow as tf
+    return tf
+
+
+def _tensor_name(name: str) -> str:
+    return name if ':' in name else name + ':0'
+
+
+def graph_def_from(graph: GraphLike):
+    """A ``tf.compat.v1.GraphDef`` from bytes, a GraphDef, a ``.pb`` path or a ModelRecord."""
+    tf = _tf()
+    if isinstance(graph, tf.compat.v1.GraphDef):
+        return graph
+    if hasattr(graph, 'graph_def') and isinstance(getattr(graph, 'graph_def'), (bytes, bytearray)):
+        graph = graph.graph_def
+    if isinstance(graph, (str, os.PathLike)):
+        graph = Path(graph).read_bytes()
+    if not isinstance(graph, (bytes, bytearray)):
+        raise TypeError('expected GraphDef bytes, a GraphDef, a path or a ModelRecord, got %r'
+                        % type(graph).__name__)
+    gd = tf.compat.v1.GraphDef()
+    gd.ParseFromString(bytes(graph))
+    return gd
+
+
+def _graph_bytes(graph: GraphLike) -> bytes:
+    if isinstance(graph, (bytes, bytearray)):
+        return bytes(graph)
+    if hasattr(graph, 'graph_def') and isinstance(getattr(graph, 'graph_def'), (bytes, bytearray)):
+        return bytes(graph.graph_def)
+    if isinstance(graph, (str, os.PathLike)):
+        return Path(graph).read_bytes()
+    return graph_def_from(graph).SerializeToString()
+
+
+# --------------------------------------------------------------------------------------------
+# TensorFlow
+# --------------------------------------------------------------------------------------------
+
+class TFRunner:
+    """One imported graph and one session, for running the same GraphDef repeatedly."""
+
+    def __init__(self, graph_def: GraphLike):
+        tf = _tf()
+        gd = graph_def_from(graph_def)
+        self.graph = tf.Graph()
+        with self.graph.as_default():
+            tf.graph_util.import_graph_def(gd, name='')
+        self.session = tf.compat.v1.Session(graph=self.graph)
+        self._lock = threading.Lock()
+
+    def run(self, feeds: Mapping[str, np.ndarray], outputs: Sequence[str]) -> List[np.ndarray]:
+        fetches = [self.graph.get_tensor_by_name(_tensor_name(o)) for o in outputs]
+        feed_dict = {self.graph.get_tensor_by_name(_tensor_name(k)): np.asarray(v)
+                     for k, v in feeds.items()}
+        with self._lock:
+            values = self.session.run(fetches, feed_dict=feed_dict)
+        return [np.asarray(v) for v in values]
+
+    __call__ = run
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def run_tf(graph_def_bytes: GraphLike, feeds: Mapping[str, np.ndarray],
+           outputs: Sequence[str]) -> List[np.ndarray]:
+    """Import the GraphDef into a fresh ``tf.Graph`` and run ``outputs`` with a v1 Session."""
+    if isinstance(outputs, str):
+        outputs = [outputs]
+    with TFRunner(graph_def_bytes) as runner:
+        return runner.run(feeds, list(outputs))
+
+
+def reference(record, feeds: Optional[Mapping[str, np.ndarray]] = None,
+              seed: int = 0) -> Dict[str, np.ndarray]:
+    """TensorFlow's outputs of a ModelRecord, keyed by output name (random feeds if none given)."""
+    if feeds is None:
+        feeds = record.random_feeds(seed)
+    values = run_tf(record.graph_def, feeds, list(record.outputs))
+    return dict(zip(record.outputs, values))
+
+
+class GTTError(ValueError):
+    """TensorFlow's Graph Transform Tool rejected the graph, a name or a transform."""
+
+
+def _join_names(names: Union[str, Iterable[str]]) -> str:
+    if isinstance(names, str):
+        return names
+    return ','.join(names)
+
+
+def run_tf_gtt(graph_def_bytes: GraphLike, inputs: Union[str, Sequence[str]],
+               outputs: Union[str, Sequence[str]], transforms: str) -> bytes:
+    """Run TensorFlow's own C++ Graph Transform Tool (from the TF wheel); returns GraphDef bytes.
+
+    ``transforms`` uses the ``transform_graph --transforms`` syntax, e.g.
+    ``'strip_unused_nodes fold_constants(ignore_errors=true)'``.  The tool reports a failure by
+    raising ``ValueError`` with the status message (bad GraphDef, unknown transform, missing
+    input/output node, ...); that becomes :class:`GTTError` with the same message.
+    """
+    _tf()
+    from tensorflow.python.util._pywrap_transform_graph import TransformGraphWithStringInputs
+    data = _graph_bytes(graph_def_bytes)
+    try:
+        out = TransformGraphWithStringInputs(data, _join_names(inputs), _join_names(outputs),
+                                             transforms)
+    except ValueError as e:
+        raise GTTError(str(e)) from None
+    return bytes(out)
+
+
+def summarize_tf(graph_def_bytes: GraphLike, include_functions: bool = False) -> Dict[str, int]:
+    """Op type -> number of nodes, sorted by op type (library functions' bodies if asked)."""
+    gd = graph_def_from(graph_def_bytes)
+    counts = Counter(n.op for n in gd.node)
+    if include_functions:
+        for f in gd.library.function:
+            counts.update(n.op for n in f.node_def)
+    return dict(sorted(counts.items()))
+
+
+# --------------------------------------------------------------------------------------------
+# OpenVINO
+# --------------------------------------------------------------------------------------------
+
+_CORE = None
+
+
+def _ov_core():
+    global _CORE
+    if _CORE is None:
+        import openvino as ov
+        _CORE = ov.Core()
+    return _CORE
+
+
+def _match_inputs(ports, feeds: Mapping[str, np.ndarray]) -> Dict[int, np.ndarray]:
+    """Feeds by tensor name (``x``, ``x:0`` and ``x`` are the same), else by order."""
+    by_name = {}
+    for idx, port in enumerate(ports):
+        for n in port.get_names():
+            by_name.setdefault(n, idx)
+            if n.endswith(':0'):
+                by_name.setdefault(n[:-2], idx)
+            else:
+                by_name.setdefault(n + ':0', idx)
+    out: Dict[int, np.ndarray] = {}
+    matched = True
+    for key, value in feeds.items():
+        idx = by_name.get(key)
+        if idx is None or idx in out:
+            matched = False
+            break
+        out[idx] = np.asarray(value)
+    if matched and len(out) == len(ports):
+        return out
+    if len(feeds) == len(ports):
+        return {i: np.asarray(v) for i, v in enumerate(feeds.values())}
+    raise KeyError('cannot match feeds %s to the model inputs %s'
+                   % (sorted(feeds), [sorted(p.get_names()) for p in ports]))
+
+
+def run_openvino(xml_path, feeds: Mapping[str, np.ndarray], *, device: str = 'CPU',
+                 config: Optional[Mapping] = None) -> List[np.ndarray]:
+    """Read ``xml_path`` (or take an ``openvino.Model``), compile it on CPU in f32 and run it.
+
+    Feeds are matched to inputs by tensor name, or by order when names do not match; the
+    results come back in the model's output order.
+    """
+    core = _ov_core()
+    if isinstance(xml_path, (str, os.PathLike)):
+        model = core.read_model(str(xml_path))
+    else:
+        model = xml_path
+    cfg = {'INFERENCE_PRECISION_HINT': 'f32'}
+    if config:
+        cfg.update(config)
+    compiled = core.compile_model(model, device, cfg)
+    inputs = _match_inputs(compiled.inputs, feeds)
+    request = compiled.create_infer_request()
+    result = request.infer(inputs)
+    return [np.array(result[port]) for port in compiled.outputs]
+
+
+def ov_convert_tf(graph_def_bytes: GraphLike, xml_path, *, input=None, output=None) -> Path:
+    """OpenVINO's own TF frontend converts the frozen graph and saves an IR at ``xml_path``.
+
+    A second, independent converter: useful to show the OpenVINO oracle works and to compare
+    op-level choices; ``input``/``output`` are passed to ``openvino.convert_model`` as given.
+    """
+    import openvino as ov
+    xml_path = Path(xml_path)
+    xml_path.parent.mkdir(parents=True, exist_ok=True)
+    pb = xml_path.with_suffix('.frozen.pb')
+    pb.write_bytes(_graph_bytes(graph_def_bytes))
+    kwargs = {}
+    if input is not None:
+        kwargs['input'] = input
+    if output is not None:
+        kwargs['output'] = output
+    model = ov.convert_model(str(pb), **kwargs)
+    ov.save_model(model, str(xml_path), compress_to_fp16=False)
+    return xml_path
+
+
+# --------------------------------------------------------------------------------------------
+# Comparison
+# --------------------------------------------------------------------------------------------
+
+def compare(actual, expected) -> float:
+    """max|actual - expected| / max|expected|; the absolute error when max|expected| is 0.
+
+    Shapes must be equal (``ValueError`` otherwise).  NaN equals NaN and an infinity equals the
+    same infinity; any other non-finite mismatch gives ``inf``.
+    """
+    a = np.asarray(actual)
+    e = np.asarray(expected)
+    if a.shape != e.shape:
+        raise ValueError('shape mismatch: actual %s, expected %s' % (a.shape, e.shape))
+    if a.size == 0:
+        return 0.0
+    a = a.astype(np.float64)
+    e = e.astype(np.float64)
+    fin_a, fin_e = np.isfinite(a), np.isfinite(e)
+    if not np.array_equal(fin_a, fin_e):
+        return float('inf')
+    nonfin = ~fin_e
+    if nonfin.any():
+        same = (np.isnan(a) & np.isnan(e)) | (a == e)
+        if not same[nonfin].all():
+            return float('inf')
+    if not fin_e.any():
+        return 0.0
+    diff = float(np.max(np.abs(a[fin_e] - e[fin_e])))
+    scale = float(np.max(np.abs(e[fin_e])))
+    return diff / scale if scale > 0 else diff
