@@ -1,0 +1,112 @@
+"""Transforms about node identity: obfuscate_names, merge_duplicate_nodes."""
+import hashlib
+
+import numpy as np
+
+from extensions.transforms.graph_edit import (add_control_edge, control_inputs, data_inputs, is_control,
+                                              protected_nodes, reload_in_place, renumber_controls)
+from extensions.transforms.ordering import execution_order
+from mo.transforms.base import GraphTransform
+
+_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+
+#: ops whose every run may give a different value, or that own state: never merged
+_UNMERGEABLE = {
+    'Placeholder', 'PlaceholderV2', 'VarHandleOp', 'Variable', 'VariableV2', 'TemporaryVariable',
+    'RandomUniform', 'RandomUniformInt', 'RandomStandardNormal', 'TruncatedNormal', 'Multinomial',
+    'RandomShuffle', 'RandomGamma', 'RandomPoisson', 'RandomPoissonV2', 'Assign', 'AssignAdd', 'AssignSub',
+    'AssignVariableOp', 'ReadVariableOp', 'HashTable', 'HashTableV2', 'MutableHashTableV2', 'TensorArrayV3',
+    'Enter', 'Exit', 'NextIteration', 'Merge', 'Switch', 'LoopCond', 'Print', 'PrintV2', 'Stack', 'StackV2',
+    'FIFOQueueV2', 'QueueDequeueV2', 'IteratorGetNext', 'StatefulPartitionedCall',
+}
+
+
+def short_name(index: int) -> str:
+    """``0, 1, ..., Z, 10, 11, ...``: the index written in base 62."""
+    digits = ''
+    while True:
+        index, rest = divmod(index, len(_ALPHABET))
+        digits = _ALPHABET[rest] + digits
+        if not index:
+            return digits
+
+
+class ObfuscateNames(GraphTransform):
+    """Give every node but the inputs and outputs a short generated name (references follow)."""
+    transform_name = 'obfuscate_names'
+
+    def transform(self, graph, context):
+        from mo.back.tf.graphdef_writer import graph_to_graph_def
+        keep = protected_nodes(context)
+        taken = {graph.nodes[n].get('name', n) for n in keep if n in graph}
+        counter = 0
+        for node_id in list(graph.nodes):
+            if node_id in keep:
+                continue
+            while short_name(counter) in taken:
+                counter += 1
+            graph.nodes[node_id]['name'] = short_name(counter)
+            counter += 1
+        # rebuild so node ids are the new names again (the convention every transform relies on)
+        reload_in_place(graph, graph_to_graph_def(graph))
+
+
+def _const_key(value) -> tuple:
+    array = np.asarray(value)
+    if array.dtype == object:
+        return str(array.dtype), array.shape, repr(array.tolist())
+    return str(array.dtype), array.shape, hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
+
+
+def _signature(graph, node_id):
+    """What makes two nodes interchangeable: op, device, attributes and inputs (None: never merge)."""
+    attrs = graph.nodes[node_id]
+    op = attrs.get('op')
+    pb = attrs.get('pb')
+    if op in _UNMERGEABLE or pb is None or attrs.get('tf_attrs'):
+        return None
+    inputs = data_inputs(graph, node_id)
+    if op != 'Const' and not inputs:
+        return None  # other source ops (e.g. unknown stateful ones) are left alone
+    attr_items = []
+    for name in sorted(pb.attr.keys()):
+        if op == 'Const' and name == 'value':
+            if attrs.get('value') is None:
+                return None
+            attr_items.append((name, _const_key(attrs['value'])))
+        else:
+            attr_items.append((name, pb.attr[name].SerializeToString(deterministic=True)))
+    return (op, attrs.get('device', ''), tuple(attr_items),
+            tuple((u, port) for u, port, _, _ in inputs), frozenset(control_inputs(graph, node_id)))
+
+
+def replace_uses(graph, old, new) -> None:
+    """Make every consumer of ``old`` read the same outputs of ``new``; ``old`` is then removed."""
+    consumers = set()
+    for _, consumer, key, edge in list(graph.out_edges(old, keys=True, data=True)):
+        graph.remove_edge(old, consumer, key)
+        if is_control(edge):
+            add_control_edge(graph, new, consumer)
+        else:
+            graph.add_edge(new, consumer, **{'out': edge.get('out', 0), 'in': edge['in']})
+        consumers.add(consumer)
+    for consumer in consumers:
+        renumber_controls(graph, consumer)
+    graph.remove_node(old)
+
+
+class MergeDuplicateNodes(GraphTransform):
+    """Merge Consts of equal type and value, and nodes with the same op, attributes and inputs."""
+    transform_name = 'merge_duplicate_nodes'
+
+    def transform(self, graph, context):
+        keep = protected_nodes(context)
+        first = {}
+        # inputs before consumers: once a node's inputs are merged its own duplicates show
+        for node_id in execution_order(graph):
+            signature = _signature(graph, node_id)
+            if signature is None:
+                continue
+            survivor = first.setdefault(signature, node_id)
+            if survivor != node_id and node_id not in keep:
+                replace_uses(graph, node_id, survivor)
