@@ -108,16 +108,19 @@ class Port:
     # ----- edges behind the port ---------------------------------------------------------
     def _in_edge(self):
         """(src, dst, key, attrs) of the edge into this input port, or None."""
-        graph = self.node.graph
-        for u, v, key, attrs in graph.in_edges(self.node.id, keys=True, data=True):
-            if attrs.get('in') == self.idx and _is_data_edge(attrs):
-                return u, v, key, attrs
+        node_id, idx = self.node.id, self.idx
+        # raw adjacency: networkx's edge views cost more than the whole lookup
+        for u, keyed in self.node.graph._pred[node_id].items():
+            for key, attrs in keyed.items():
+                if attrs.get('in') == idx and not attrs.get('control_flow_edge'):
+                    return u, node_id, key, attrs
         return None
 
     def _out_edges(self):
-        graph = self.node.graph
-        return [(u, v, key, attrs) for u, v, key, attrs in graph.out_edges(self.node.id, keys=True, data=True)
-                if attrs.get('out') == self.idx and _is_data_edge(attrs)]
+        node_id, idx = self.node.id, self.idx
+        return [(node_id, v, key, attrs) for v, keyed in self.node.graph._succ[node_id].items()
+                for key, attrs in keyed.items()
+                if attrs.get('out') == idx and not attrs.get('control_flow_edge')]
 
     def _data_node(self, create=False):
         """Middle phase: the data node behind this port (an out-port's may be created)."""
@@ -149,8 +152,9 @@ class Port:
         src, attrs = edge[0], edge[3]
         if graph.nodes[src].get('kind') != 'data':
             return Port(Node(graph, src), 'out', attrs.get('out', 0))
-        for producer, _, pattrs in graph.in_edges(src, data=True):
-            return Port(Node(graph, producer), 'out', pattrs.get('out', 0))
+        for producer, keyed in graph._pred[src].items():
+            for pattrs in keyed.values():
+                return Port(Node(graph, producer), 'out', pattrs.get('out', 0))
         return None
 
     def get_destinations(self) -> list:
@@ -161,10 +165,11 @@ class Port:
         graph = self.node.graph
         result = []
         for _, v, _, attrs in self._out_edges():
-            if graph.nodes[v].get('kind') == 'data':
-                for _, consumer, cattrs in graph.out_edges(v, data=True):
-                    if 'in' in cattrs and _is_data_edge(cattrs):
-                        result.append(Port(Node(graph, consumer), 'in', cattrs['in']))
+            if graph._node[v].get('kind') == 'data':
+                for consumer, keyed in graph._succ[v].items():
+                    for cattrs in keyed.values():
+                        if 'in' in cattrs and _is_data_edge(cattrs):
+                            result.append(Port(Node(graph, consumer), 'in', cattrs['in']))
             else:
                 result.append(Port(Node(graph, v), 'in', attrs['in']))
         return result

@@ -2,6 +2,7 @@
 import numpy as np
 
 from mo.front.common.partial_infer.elemental import broadcast_shapes
+from mo.front.common.partial_infer.utils import fold_allowed
 from mo.ops.op import Op
 from mo.utils.error import Error
 
@@ -43,7 +44,7 @@ class Broadcast(Op):
         else:
             raise Error('Broadcast "{}": mode "{}" is not supported', node.soft_get('name', node.id), node.mode)
         value = node.in_port(0).data.get_value()
-        if value is not None:
+        if value is not None and fold_allowed(node, out, value.dtype):
             node.out_port(0).data.set_value(np.broadcast_to(value, out).copy())
         else:
             node.out_port(0).data.set_shape(out)

@@ -1,6 +1,7 @@
 """Pad (opset1): adds ``pads_begin``/``pads_end`` elements around input 0 (negative values crop)."""
 import numpy as np
 
+from mo.front.common.partial_infer.utils import fold_allowed
 from mo.ops.op import Op
 from mo.utils.error import Error
 
@@ -50,7 +51,8 @@ class Pad(Op):
             raise Error('Pad "{}": pads {} / {} do not match the input rank {}', name, begin, end, len(shape))
         value = node.in_port(0).data.get_value()
         fill = node.in_port(3).data.get_value() if node.is_in_port_connected(3) else 0
-        if value is not None and fill is not None:
+        out_shape = [-1 if d < 0 else int(d) + b + e for d, b, e in zip(shape, begin, end)]
+        if value is not None and fill is not None and fold_allowed(node, out_shape, value.dtype):
             node.out_port(0).data.set_value(pad_value(value, begin, end, node.pad_mode, fill))
             return
         out = [-1 if d < 0 else int(d) + b + e for d, b, e in zip(shape, begin, end)]

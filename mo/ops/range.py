@@ -2,6 +2,7 @@
 import numpy as np
 
 from mo.ops.convert import ir_element_type
+from mo.front.common.partial_infer.utils import fold_allowed
 from mo.ops.op import Op
 from mo.utils.error import Error
 
@@ -35,6 +36,9 @@ class Range(Op):
             count = count if (int(stop) - int(start)) * int(step) > 0 else 0
         else:
             count = max(int(np.ceil(np.abs((stop - start) / step))), 0) if (stop - start) * step > 0 else 0
+        if not fold_allowed(node, [count], dtype):
+            node.out_port(0).data.set_shape([count])
+            return
         node.out_port(0).data.set_value((start + np.arange(count).astype(dtype) * step).astype(dtype))
 
     @staticmethod

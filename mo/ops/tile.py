@@ -1,6 +1,7 @@
 """Tile (opset1): repeats input 0 ``repeats[i]`` times along each dimension."""
 import numpy as np
 
+from mo.front.common.partial_infer.utils import fold_allowed
 from mo.ops.op import Op
 
 
@@ -30,7 +31,8 @@ class Tile(Op):
         dims = [1] * (rank - len(shape)) + [int(d) for d in shape]
         repeats = [1] * (rank - len(repeats)) + repeats
         value = node.in_port(0).data.get_value()
-        if value is not None:
+        out = [-1 if d < 0 else d * r for d, r in zip(dims, repeats)]
+        if value is not None and fold_allowed(node, out, value.dtype):
             node.out_port(0).data.set_value(np.tile(value, repeats))
         else:
             node.out_port(0).data.set_shape([-1 if d < 0 else d * r for d, r in zip(dims, repeats)])

@@ -32,6 +32,25 @@ def add_arguments(parser):
     parser.add_argument('--tensorflow_custom_operations_config_update', metavar='CONFIG',
                         help='fill in inputs/outputs of the scope descriptions in CONFIG, then stop')
     parser.add_argument('--report', metavar='FILE', help='write a JSON report of every replacer run')
+    parser.add_argument('--max_constant_size', type=parse_size, metavar='BYTES', default=None,
+                        help='largest constant inference may fold (e.g. 512M, 2G; default 1G); bigger ones are '
+                             'left as computations with a warning')
+
+
+def parse_size(text: str) -> int:
+    """``1024``, ``512K``, ``64M``, ``2G`` -> bytes."""
+    import argparse
+    units = {'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}
+    text = text.strip().upper().rstrip('B')
+    scale = units.get(text[-1:], 1)
+    number = text[:-1] if text[-1:] in units else text
+    try:
+        value = int(float(number) * scale)
+    except ValueError:
+        raise argparse.ArgumentTypeError('"{}" is not a size such as 512M or 2G'.format(text)) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError('the size must be positive')
+    return value
 
 
 def options_from_args(args) -> dict:

@@ -42,6 +42,45 @@ def output_ports(node: Node) -> list:
                    if not d.get('control_flow_edge')})
 
 
+def canonical_order(graph_def):
+    """The GraphDef with its nodes in one order that depends only on the graph, not on the file.
+
+    Conversion output must not change when the same graph is stored with its nodes shuffled, so
+    nodes are put in topological order with ties broken by name (a cycle keeps the file order;
+    it is reported later).
+    """
+    import heapq
+    from mo.front.tf.node_def import parse_input
+    nodes = {n.name: n for n in graph_def.node}
+    if len(nodes) != len(graph_def.node):
+        return graph_def  # duplicate names: the loader reports them
+    consumers = {name: [] for name in nodes}
+    indegree = dict.fromkeys(nodes, 0)
+    for node in graph_def.node:
+        for text in node.input:
+            source = parse_input(text, node.name)[0]
+            if source in nodes:
+                consumers[source].append(node.name)
+                indegree[node.name] += 1
+    heap = [name for name, degree in indegree.items() if degree == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        name = heapq.heappop(heap)
+        order.append(name)
+        for consumer in consumers[name]:
+            indegree[consumer] -= 1
+            if indegree[consumer] == 0:
+                heapq.heappush(heap, consumer)
+    if len(order) != len(nodes):
+        return graph_def
+    result = type(graph_def)()
+    result.CopyFrom(graph_def)
+    del result.node[:]
+    result.node.extend(nodes[name] for name in order)
+    return result
+
+
 class TFLoader(LoadReplacementPattern):
     """Reads ``--input_model`` (binary or text GraphDef) into the graph."""
     id = 'TFLoader'
@@ -59,7 +98,7 @@ class TFLoader(LoadReplacementPattern):
             if not params.get('input_model'):
                 raise UsageError('--input_model is required')
             graph_def = read_graph_def(params['input_model'])
-        graph_def_to_graph(graph_def, graph)
+        graph_def_to_graph(canonical_order(graph_def), graph)
         graph.check_acyclic()
         self.match_count = graph.number_of_nodes()
 

@@ -1,6 +1,7 @@
 """Inference for ops whose output has the shape of their (broadcast) inputs."""
 import numpy as np
 
+from mo.front.common.partial_infer.utils import fold_allowed
 from mo.utils.error import Error
 
 
@@ -39,7 +40,9 @@ def eltwise_infer(node, value_fn=None):
     if any(s is None for s in shapes):
         return
     values = [p.data.get_value() for p in ports]
-    if value_fn is not None and all(v is not None for v in values):
+    out_shape = broadcast_shapes(*shapes)
+    if value_fn is not None and all(v is not None for v in values) and \
+            fold_allowed(node, out_shape, np.result_type(*values)):
         node.out_port(0).data.set_value(value_fn(*values))
         return
-    node.out_port(0).data.set_shape(broadcast_shapes(*shapes))
+    node.out_port(0).data.set_shape(out_shape)

@@ -39,3 +39,36 @@ def shape_to_str(shape) -> str:
 
 def mo_array(value, dtype=None) -> np.ndarray:
     return np.array(value, dtype=dtype)
+
+
+#: default cap on the bytes of a value that inference may fold into a constant
+DEFAULT_MAX_CONSTANT_BYTES = 1 << 30
+
+
+def max_constant_bytes(graph) -> int:
+    params = graph.graph.get('cmd_params') or {}
+    limit = params.get('max_constant_size')
+    return DEFAULT_MAX_CONSTANT_BYTES if limit is None else int(limit)
+
+
+def fold_allowed(node, shape, dtype) -> bool:
+    """May ``node`` materialize a constant of ``shape``/``dtype``? Logs once per node when it may not.
+
+    Expanding ops (Broadcast, Tile, Range, Pad, broadcasting element-wise ops) ask before they
+    compute, so a constant sub-graph that would fold into gigabytes stays a computation instead
+    of exhausting memory.
+    """
+    import logging as log
+    if shape is None or any(int(d) < 0 for d in np.ravel(shape)):
+        return False
+    size = int(np.prod([int(d) for d in np.ravel(shape)], dtype=object)) * np.dtype(dtype).itemsize
+    limit = max_constant_bytes(node.graph)
+    if size <= limit:
+        return True
+    if not node.soft_get('_fold_refused', False):
+        node['_fold_refused'] = True
+        log.warning('[ WARNING ] "{}" ({}) would fold into a {:.0f} MB constant, over --max_constant_size '
+                    '({:.0f} MB); it is left as a computation'.format(node.soft_get('name', node.id),
+                                                                      node.soft_get('op'), size / 2 ** 20,
+                                                                      limit / 2 ** 20))
+    return False
