@@ -121,6 +121,11 @@ class Elu(Activation):
     op = type = 'Elu'
     operation = None
 
+    @classmethod
+    def infer(cls, node):
+        alpha = node.soft_get('alpha', 1.0)
+        copy_shape_infer(node, lambda x: np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype))
+
     def __init__(self, graph, attrs: dict = None):
         super().__init__(graph, dict({'alpha': 1.0}, **(attrs or {})))
 
@@ -131,6 +136,10 @@ class Elu(Activation):
 class Clamp(Activation):
     op = type = 'Clamp'
     operation = None
+
+    @classmethod
+    def infer(cls, node):
+        copy_shape_infer(node, lambda x: np.clip(x, node.min, node.max).astype(x.dtype))
 
     def backend_attrs(self):
         return ['min', 'max']

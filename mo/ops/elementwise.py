@@ -5,18 +5,32 @@ from mo.front.common.partial_infer.elemental import eltwise_infer
 from mo.ops.op import Op
 
 
+def bool_output_type(node):
+    """Every output of ``node`` is bool (comparisons and logical ops)."""
+    for port in node.out_ports().values():
+        if port.is_connected():
+            port.data.set_data_type(np.bool_)
+
+
 class Elementwise(Op):
-    """Base of the binary element-wise ops: subclasses set ``op``, ``type`` and ``operation``."""
+    """Base of the binary element-wise ops: subclasses set ``op``, ``type`` and ``operation``.
+
+    ``boolean_output`` marks comparisons and logical ops, whose outputs are bool whatever the inputs.
+    """
     op = None
     type = None
     version = 'opset1'
     operation = None
+    boolean_output = False
 
     def __init__(self, graph, attrs: dict = None):
-        super().__init__(graph, {
+        defaults = {
             'type': self.type, 'op': self.op, 'version': self.version, 'auto_broadcast': 'numpy',
             'infer': self.infer, 'in_ports_count': 2, 'out_ports_count': 1,
-        }, attrs)
+        }
+        if self.boolean_output:
+            defaults['type_infer'] = bool_output_type
+        super().__init__(graph, defaults, attrs)
 
     def backend_attrs(self):
         return ['auto_broadcast']
@@ -80,19 +94,23 @@ class SquaredDifference(Elementwise):
 
 class Less(Elementwise):
     op, type = 'Less', 'Less'
+    boolean_output = True
     operation = staticmethod(np.less)
 
 
 class Greater(Elementwise):
     op, type = 'Greater', 'Greater'
+    boolean_output = True
     operation = staticmethod(np.greater)
 
 
 class Equal(Elementwise):
     op, type = 'Equal', 'Equal'
+    boolean_output = True
     operation = staticmethod(np.equal)
 
 
 class LogicalAnd(Elementwise):
     op, type = 'LogicalAnd', 'LogicalAnd'
+    boolean_output = True
     operation = staticmethod(np.logical_and)

@@ -1,26 +1,20 @@
 """More element-wise ops: comparisons, logical ops, FloorMod, and the unary LogicalNot / Sign.
 
-Comparisons and logical ops produce bool; ``bool_type_infer`` says so to the type propagation
-(extractors also attach it to the comparison ops of ``mo.ops.elementwise``).
+Comparisons and logical ops produce bool (``Elementwise.boolean_output``).
 """
 import numpy as np
 
 from mo.front.common.partial_infer.elemental import copy_shape_infer
 from mo.ops.activation_ops import Activation
-from mo.ops.elementwise import Elementwise
+from mo.ops.elementwise import Elementwise, bool_output_type
 from mo.ops.op import Op
 
-
-def bool_type_infer(node):
-    """Every output of ``node`` is bool."""
-    for port in node.out_ports().values():
-        if port.is_connected() or port.data.get_shape() is not None:
-            port.data.set_data_type(np.bool_)
+#: kept for callers that attach the bool rule to a node explicitly
+bool_type_infer = bool_output_type
 
 
 class _Comparison(Elementwise):
-    def __init__(self, graph, attrs: dict = None):
-        super().__init__(graph, dict({'type_infer': bool_type_infer}, **(attrs or {})))
+    boolean_output = True
 
 
 class LessEqual(_Comparison):

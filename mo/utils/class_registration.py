@@ -8,6 +8,7 @@ same order. ``apply_replacements`` runs that order on a graph and records what e
 import heapq
 import logging as log
 import os
+import sys
 import time
 import traceback
 
@@ -256,9 +257,11 @@ def run_replacer(graph, cls, report: list = None, history: list = None, instance
     except Exception as exc:
         ran = history or []
         recent = ', '.join(ran[-5:]) if ran else 'none'
+        module = sys.modules.get(cls.__module__)
+        where = ' in {}'.format(module.__file__) if getattr(module, '__file__', None) else ''
         raise FrameworkError(
-            'Replacer {} ({}) raised {}: {}. Replacers that ran before it: {} of {} (last: {}).',
-            record['id'], full_name(cls), type(exc).__name__, exc, len(ran), len(ran), recent,
+            'Replacer {} ({}{}) raised {}: {}. {} replacers ran before it (last: {}).',
+            record['id'], full_name(cls), where, type(exc).__name__, exc, len(ran), recent,
             hint='Run with --log_level=DEBUG for the traceback; if the replacer is an extension of yours, '
                  'the bug is in it.') from exc
     record.update(seconds=time.perf_counter() - start, matches=getattr(instance, 'match_count', 0),
