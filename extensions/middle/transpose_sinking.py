@@ -8,9 +8,15 @@ Repeated until nothing changes:
   is permuted into the pre-transpose layout, numpy broadcasting ranks included) or comes from a
   Transpose with the same order;
 * a Transpose moves below a Concat all of whose inputs are such Transposes (or constants), with
-  the Concat axis remapped.
+  the Concat axis remapped;
+* a Transpose moves below a Pad (constant pads permuted) and below a reduction or Squeeze with
+  constant axes (axes remapped; what remains of the order, if anything, follows the op);
+* a Transpose read by several ops is split into one copy per consumer when a look-ahead shows
+  the copies cancel or merge (at most one of them would stay): residual Adds, DenseNet's
+  concatenations, ``x * sigmoid(x)``;
+* when nothing moves any more, a Transpose that only moves size-1 dimensions becomes a Reshape.
 
-Moves only happen when the Transpose has a single consumer, so no Transpose is ever duplicated.
+A Transpose with a single consumer always moves when it can; it is never duplicated otherwise.
 """
 import numpy as np
 
@@ -19,12 +25,17 @@ from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern
 from mo.ops.const import Const
+from mo.ops.reshape import Reshape
 from mo.ops.transpose import Transpose, inverse_permutation
 
 UNARY_OPS = {'Sigmoid', 'Tanh', 'Exp', 'Log', 'Sqrt', 'Abs', 'Negative', 'ReLU', 'Erf', 'Floor', 'Ceiling',
              'SoftPlus', 'Mish', 'Swish', 'HSwish', 'Elu', 'Clamp', 'Selu', 'Gelu', 'Sign', 'Cast'}
 BINARY_OPS = {'Add', 'Sub', 'Mul', 'Div', 'Pow', 'Maximum', 'Minimum', 'SquaredDifference', 'Less', 'Greater',
               'Equal', 'LogicalAnd'}
+#: ops with constant axes on input 1 that drop those axes (reductions unless keep_dims)
+AXES_OPS = {'ReduceMean', 'ReduceSum', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'Squeeze'}
+#: how far the fan-out look-ahead follows a tensor
+LOOKAHEAD_DEPTH = 8
 
 
 def _order(node: Node):
@@ -34,11 +45,6 @@ def _order(node: Node):
         return None
     order = np.asarray(order, dtype=np.int64).ravel()
     return np.where(order < 0, order + len(shape), order)
-
-
-def _single_consumer(node: Node):
-    destinations = node.out_port(0).get_destinations()
-    return destinations[0] if len(destinations) == 1 else None
 
 
 def _remove_if_dead(node: Node):
@@ -71,12 +77,51 @@ def _const_in_layout(value, order, rank):
     return moved.reshape(dims)
 
 
+def _const_value(port):
+    return port.data.get_value() if port.is_connected() else None
+
+
+def _axes_move(node: Node, order):
+    """(new axes, order left after the op or None) for a Transpose moved below AXES_OPS ``node``."""
+    rank = len(order)
+    axes = _const_value(node.in_port(1)) if node.is_in_port_connected(1) else None
+    if axes is None:
+        return None
+    axes = sorted({int(a) + rank if int(a) < 0 else int(a) for a in np.ravel(axes)})
+    if any(a < 0 or a >= rank for a in axes):
+        return None
+    new_axes = sorted(int(order[a]) for a in axes)
+    if node.soft_get('op') != 'Squeeze' and node.soft_get('keep_dims', False):
+        return new_axes, order
+    kept = [int(order[i]) for i in range(rank) if i not in axes]
+    ranked = sorted(kept)
+    rest = int64_array([ranked.index(d) for d in kept])
+    return new_axes, (None if np.array_equal(rest, np.arange(len(rest))) else rest)
+
+
+def _reshape_pattern(transpose: Node, order):
+    """The Reshape pattern that does what ``transpose`` does, if it only moves size-1 dimensions."""
+    shape = transpose.in_port(0).data.get_shape()
+    if shape is None or len(shape) != len(order):
+        return None
+    if any(int(d) < 0 for d in shape[1:]) or (int(shape[0]) < 0 and int(order[0]) != 0):
+        return None
+    moved = [int(d) for d in order if int(shape[d]) != 1]
+    if moved != sorted(moved):
+        return None
+    pattern = [int(shape[d]) for d in order]
+    if int(shape[0]) < 0:
+        pattern[0] = 0  # special_zero: copy the dynamic batch
+    return int64_array(pattern)
+
+
 class TransposeSinking(MiddleReplacementPattern):
     id = 'TransposeSinking'
 
     def find_and_replace_pattern(self, graph: Graph):
         changed = True
-        while changed:
+        budget = 20 * graph.number_of_nodes() + 100  # every move goes downstream; this only guards bugs
+        while changed and budget > 0:
             changed = False
             for transpose in graph.get_op_nodes(op='Transpose'):
                 if transpose.id not in graph:
@@ -84,6 +129,30 @@ class TransposeSinking(MiddleReplacementPattern):
                 if self._sink_one(graph, transpose):
                     changed = True
                     self.match_count += 1
+                    budget -= 1
+        for transpose in graph.get_op_nodes(op='Transpose'):
+            if transpose.id in graph and self._to_reshape(graph, transpose):
+                self.match_count += 1
+
+    @staticmethod
+    def _to_reshape(graph: Graph, transpose: Node) -> bool:
+        order = _order(transpose)
+        pattern = _reshape_pattern(transpose, order) if order is not None else None
+        if pattern is None:
+            return False
+        name = transpose.soft_get('name', transpose.id)
+        reshape = Reshape(graph, {'name': name + '/as_reshape', 'special_zero': bool(0 in pattern)}).create_node()
+        const = Const(graph, {'name': name + '/as_reshape/shape', 'value': pattern}).create_node()
+        const.out_port(0).connect(reshape.in_port(1))
+        transpose.in_port(0).get_source().connect(reshape.in_port(0))
+        names = transpose.out_port(0).get_tensor_names()
+        transpose.out_port(0).get_connection().set_source(reshape.out_port(0))
+        if names:
+            reshape.out_port(0).add_tensor_names(names)
+        transpose.in_port(0).disconnect()
+        _remove_if_dead(transpose)
+        infer_node(reshape)
+        return True
 
     def _sink_one(self, graph: Graph, transpose: Node) -> bool:
         order = _order(transpose)
@@ -91,9 +160,16 @@ class TransposeSinking(MiddleReplacementPattern):
             return False
         if self._merge_with_previous(graph, transpose, order):
             return True
-        consumer = _single_consumer(transpose)
-        if consumer is None:
+        destinations = transpose.out_port(0).get_destinations()
+        consumers = []
+        for port in destinations:
+            if port.node.id not in [n.id for n in consumers]:
+                consumers.append(port.node)
+        if len(consumers) > 1:
+            return self._fan_out(graph, transpose, order, destinations, consumers)
+        if not consumers:
             return False
+        consumer = destinations[0]
         node = consumer.node
         op = node.soft_get('op')
         if op in UNARY_OPS and consumer.idx == 0 and all(
@@ -103,7 +179,122 @@ class TransposeSinking(MiddleReplacementPattern):
             return self._through_binary(graph, transpose, node, consumer.idx, order)
         if op == 'Concat':
             return self._through_concat(graph, transpose, node, order)
+        if op == 'Pad' and consumer.idx == 0:
+            return self._through_pad(graph, transpose, node, order)
+        if op in AXES_OPS and consumer.idx == 0:
+            return self._through_axes_op(graph, transpose, node, order)
         return False
+
+    # --- fan-out ---------------------------------------------------------------------------
+    def _fan_out(self, graph, transpose, order, destinations, consumers) -> bool:
+        """One copy of ``transpose`` per consumer, when at most one copy would be left over."""
+        leftover = 0
+        for port in destinations:
+            leftover += self._fate(port.node, port.idx, order, transpose, 0)
+            if leftover > 1:
+                return False
+        origin = transpose.in_port(0).get_source()
+        reader = transpose.out_port(0)
+        for node in consumers[1:]:
+            copy = Transpose(graph, {'name': '{}/for_{}'.format(transpose.soft_get('name', transpose.id),
+                                                               node.soft_get('name', node.id))}).create_node()
+            origin.connect(copy.in_port(0))
+            _set_order(graph, copy, order)
+            for port in [p for p in node.in_ports().values() if p.get_source() == reader]:
+                port.disconnect()
+                copy.out_port(0).connect(port)
+            infer_node(copy)
+        return True
+
+    def _fate(self, node, idx, order, transpose, depth) -> int:
+        """1 if a Transpose with ``order`` fed to input ``idx`` of ``node`` would stay, 0 if it cancels
+        or merges with another Transpose (looking at most LOOKAHEAD_DEPTH ops ahead)."""
+        if depth > LOOKAHEAD_DEPTH:
+            return 1
+        op = node.soft_get('op')
+        rank = len(order)
+        if op == 'Transpose':
+            return 0
+        if op in UNARY_OPS and idx == 0 and all(
+                p.idx == 0 or p.data.get_value() is not None for p in node.in_ports().values() if p.is_connected()):
+            return self._fate_of_output(node, order, depth)
+        if op in BINARY_OPS and len(node.out_ports()) == 1 and idx in (0, 1):
+            other = node.in_port(1 - idx)
+            if other.data.get_value() is not None:
+                return self._fate_of_output(node, order, depth)
+            return 0 if self._same_transpose(other, order, transpose) else 1
+        if op == 'Concat':
+            for port in node.in_ports().values():
+                if port.idx == idx or not port.is_connected():
+                    continue
+                value = port.data.get_value()
+                if not (self._same_transpose(port, order, transpose) or (value is not None and value.ndim == rank)):
+                    return 1
+            return 0
+        if op == 'Pad' and idx == 0:
+            if all(node.is_in_port_connected(i) and _const_value(node.in_port(i)) is not None for i in (1, 2)):
+                return self._fate_of_output(node, order, depth)
+            return 1
+        if op in AXES_OPS and idx == 0:
+            move = _axes_move(node, order)
+            if move is None:
+                return 1
+            return 0 if move[1] is None else self._fate_of_output(node, move[1], depth)
+        return 1
+
+    def _fate_of_output(self, node, order, depth) -> int:
+        total = sum(self._fate(p.node, p.idx, order, None, depth + 1) for p in node.out_port(0).get_destinations())
+        return min(1, total)
+
+    @staticmethod
+    def _same_transpose(port, order, transpose) -> bool:
+        source = port.get_source()
+        if source is None or source.node.soft_get('op') != 'Transpose':
+            return False
+        if transpose is not None and source.node.id == transpose.id:
+            return True
+        twin_order = _order(source.node)
+        return twin_order is not None and np.array_equal(twin_order, order)
+
+    # --- ops that take axes or per-axis constants ------------------------------------------
+    def _through_pad(self, graph, transpose, node, order) -> bool:
+        begin, end = (_const_value(node.in_port(i)) if node.is_in_port_connected(i) else None for i in (1, 2))
+        rank = len(order)
+        if begin is None or end is None or np.size(begin) != rank or np.size(end) != rank:
+            return False
+        new_inputs = {}
+        for i, value in ((1, begin), (2, end)):
+            moved = np.empty_like(np.ravel(value))
+            moved[order] = np.ravel(value)
+            const = Const(graph, {'name': '{}/pads_in_layout_{}'.format(node.soft_get('name', node.id), i),
+                                  'value': moved}).create_node()
+            new_inputs[i] = const.out_port(0)
+        return self._move_below(graph, transpose, node, order, new_inputs)
+
+    @staticmethod
+    def _through_axes_op(graph, transpose, node, order) -> bool:
+        move = _axes_move(node, order)
+        if move is None:
+            return False
+        new_axes, rest = move
+        name = node.soft_get('name', node.id)
+        origin = transpose.in_port(0).get_source()
+        node.in_port(0).disconnect()
+        origin.connect(node.in_port(0))
+        node.in_port(1).disconnect()
+        axes = Const(graph, {'name': name + '/axes_in_layout', 'value': int64_array(new_axes)}).create_node()
+        axes.out_port(0).connect(node.in_port(1))
+        _remove_if_dead(transpose)
+        infer_node(node)
+        if rest is not None:
+            moved = Transpose(graph, {'name': name + '/transpose'}).create_node()
+            names = node.out_port(0).get_tensor_names()
+            node.out_port(0).get_connection().insert_node(moved)
+            _set_order(graph, moved, rest)
+            if names:
+                moved.out_port(0).add_tensor_names(names)
+            infer_node(moved)
+        return True
 
     @staticmethod
     def _merge_with_previous(graph, transpose, order) -> bool:
@@ -167,7 +358,9 @@ class TransposeSinking(MiddleReplacementPattern):
             return self._move_below(graph, transpose, node, order, {1 - idx: const.out_port(0)})
         source = other.get_source()
         twin = source.node if source is not None else None
-        if twin is None or twin.soft_get('op') != 'Transpose' or twin.id == transpose.id:
+        if twin is not None and twin.id == transpose.id:
+            return self._move_below(graph, transpose, node, order, {})
+        if twin is None or twin.soft_get('op') != 'Transpose':
             return False
         twin_order = _order(twin)
         if twin_order is None or not np.array_equal(twin_order, order):

@@ -69,12 +69,13 @@ def _signature(graph, node_id):
     if op != 'Const' and not inputs:
         return None  # other source ops (e.g. unknown stateful ones) are left alone
     attr_items = []
+    if op == 'Const':
+        # the value lives in attrs['value']: a Const made by a transform has none in its NodeDef yet
+        if attrs.get('value') is None:
+            return None
+        attr_items.append(('value', _const_key(attrs['value'])))
     for name in sorted(pb.attr.keys()):
-        if op == 'Const' and name == 'value':
-            if attrs.get('value') is None:
-                return None
-            attr_items.append((name, _const_key(attrs['value'])))
-        else:
+        if not (op == 'Const' and name == 'value'):
             attr_items.append((name, pb.attr[name].SerializeToString(deterministic=True)))
     return (op, attrs.get('device', ''), tuple(attr_items),
             tuple((u, port) for u, port, _, _ in inputs), frozenset(control_inputs(graph, node_id)))

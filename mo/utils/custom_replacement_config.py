@@ -91,8 +91,8 @@ def scope_nodes(graph, pattern: str, desc=None):
                     exc) from None
     prefixes, nodes = {}, []
     for node_id, data in graph.nodes(data=True):
-        if data.get('kind') != 'op':
-            continue
+        if data.get('kind') != 'op' or data.get('op') == 'Result':
+            continue  # a Result is mo's, named after the tensor it reads, not part of any scope
         name = str(data.get('name', node_id))
         match = regex.match(name)
         if match:
@@ -147,7 +147,7 @@ def points_match(graph, desc) -> SubgraphMatch:
         if node_id in end_set:
             continue
         for succ in graph.successors(node_id):
-            if succ not in visited:
+            if succ not in visited and graph.nodes[succ].get('op') != 'Result':
                 visited.add(succ)
                 queue.append(succ)
     # 3. every end point must have been reached
@@ -212,6 +212,7 @@ def load_config(path: str) -> list:
             elif kind in ('scope', 'points'):
                 sub = '#/definitions/{}_instances'.format(kind)
                 problems.extend(validate(item['instances'], {'$ref': sub}, _schema(), '[{}].instances'.format(i)))
+            problems.extend(_regex_problems(item, i))
     if problems:
         raise Error('{}: {}', path, '; '.join('{} {}'.format(where, what) for where, what in problems))
     ids = {}
@@ -222,10 +223,38 @@ def load_config(path: str) -> list:
     return [ReplacementDescription(item, path, i) for i, item in enumerate(data)]
 
 
+def _regex_problems(item: dict, index: int) -> list:
+    """``(json_path, message)`` for every scope or node regex of a description that does not compile."""
+    candidates = []
+    if item.get('match_kind') == 'scope' and isinstance(item.get('instances'), list):
+        candidates += [('[{}].instances[{}]'.format(index, j), p) for j, p in enumerate(item['instances'])]
+    for j, group in enumerate(item.get('inputs') or []):
+        for k, port in enumerate(group if isinstance(group, list) else []):
+            if isinstance(port, dict):
+                candidates.append(('[{}].inputs[{}][{}].node'.format(index, j, k), port.get('node')))
+    for j, port in enumerate(item.get('outputs') or []):
+        if isinstance(port, dict):
+            candidates.append(('[{}].outputs[{}].node'.format(index, j), port.get('node')))
+    problems = []
+    for where, pattern in candidates:
+        if not isinstance(pattern, str):
+            continue
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            problems.append((where, 'is not a valid regular expression ({})'.format(exc)))
+    return problems
+
+
 def load_configs(paths) -> list:
-    descriptions = []
+    """The descriptions of several config files; an id may appear in only one of them."""
+    descriptions, seen = [], {}
     for path in paths:
-        descriptions.extend(load_config(path))
+        for desc in load_config(path):
+            if desc.id in seen:
+                raise Error('{}: [{}].id "{}" is also the id of {}', path, desc.index, desc.id, seen[desc.id].where())
+            seen[desc.id] = desc
+            descriptions.append(desc)
     return descriptions
 
 

@@ -1,6 +1,7 @@
 """A small validator for the JSON-schema subset mo's config schemas use.
 
-Supports ``type`` (one or a list), ``required``, ``properties``, ``items``, ``enum``,
+Supports ``type`` (one or a list), ``required``, ``properties``, ``additionalProperties``
+(``false`` or a schema), ``items``, ``enum``,
 ``minLength``, ``minItems``, ``minimum`` and local ``$ref``. Every problem comes back with the
 JSON path of the value at fault, e.g. ``[2].instances.start_points[1]``.
 """
@@ -53,9 +54,19 @@ def validate(value, schema: dict, root: dict = None, path: str = '') -> list:
         for key in schema.get('required', ()):
             if key not in value:
                 problems.append((path or '<top>', 'is missing "{}"'.format(key)))
-        for key, sub in schema.get('properties', {}).items():
+        properties = schema.get('properties', {})
+        for key, sub in properties.items():
             if key in value:
                 problems.extend(validate(value[key], sub, root, _join(path, key)))
+        extra = schema.get('additionalProperties', True)
+        for key in value:
+            if key in properties or extra is True:
+                continue
+            if extra is False:
+                known = ', '.join('"{}"'.format(k) for k in properties)
+                problems.append((_join(path, key), 'is not a known key (known: {})'.format(known)))
+            else:
+                problems.extend(validate(value[key], extra, root, _join(path, key)))
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 'minimum' in schema \
             and value < schema['minimum']:
         problems.append((path or '<top>', 'must be at least {}'.format(schema['minimum'])))

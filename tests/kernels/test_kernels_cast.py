@@ -51,11 +51,8 @@ def test_integer_sources(src, dst):
     check('Cast', [x], {'DstT': dt(dst)})
 
 
-@pytest.mark.parametrize('dst', [np.float16, np.float32])
-@pytest.mark.parametrize('src', [np.float32, np.float64])
+@pytest.mark.parametrize('src,dst', [(np.float32, np.float16), (np.float64, np.float16), (np.float64, np.float32)])
 def test_truncate(src, dst):
-    if np.dtype(src).itemsize <= np.dtype(dst).itemsize:
-        pytest.skip('not narrowing')
     rng = np.random.default_rng(7)
     x = np.concatenate([SPECIAL, rng.normal(0, 100, 200), rng.normal(0, 1e-5, 50)]).astype(src)
     check('Cast', [x], {'DstT': dt(dst), 'Truncate': True})

@@ -1,4 +1,5 @@
 """Reductions, ArgMax/ArgMin and scans against TensorFlow."""
+import zlib
 import numpy as np
 import pytest
 
@@ -10,7 +11,7 @@ AXES = [0, -1, [0, 1], [], [-1, 0], [1], [0, 1, 2]]
 
 @pytest.fixture
 def rng(request):
-    return np.random.default_rng(abs(hash(request.node.name)) % 2 ** 32)
+    return np.random.default_rng(zlib.crc32(request.node.name.encode()))
 
 
 @pytest.mark.parametrize('op', ['Sum', 'Prod', 'Max', 'Min', 'Mean'])
@@ -26,7 +27,10 @@ def test_numeric_reductions(op, dtype, axis, keep_dims, rng):
         x = (x / 3 + np.sign(x)).astype(dtype)
     axis = np.array(axis, np.int32)
     rtol = 2e-2 if dtype == np.float16 and op in ('Sum', 'Prod', 'Mean') else 2e-5 if dtype == np.float32 else None
-    check(op, [x, axis], {'keep_dims': keep_dims}, rtol=rtol, atol=1e-2 if dtype == np.float16 else None)
+    # TF accumulates half sums in half, mo in float32: over up to 60 terms of |x| <= 50 TF's own
+    # rounding error reaches a few units, so half Sum/Mean are compared with an absolute margin
+    half_atol = 4.0 if op in ('Sum', 'Mean') else 1e-2
+    check(op, [x, axis], {'keep_dims': keep_dims}, rtol=rtol, atol=half_atol if dtype == np.float16 else None)
 
 
 @pytest.mark.parametrize('op', ['Sum', 'Prod', 'Max', 'Min', 'Mean'])

@@ -3,7 +3,7 @@
 None of this shares code with ``mo``: a test computes something with ``mo`` and checks it
 against what these functions compute with the real libraries.
 
-- :func:`run_tf`: run a GraphDef with ``tf.compat.v1.Session`` (fresh graph each call; use
+- :func:`run_tf`: run a GraphDef with a v1 Session, grappler off (fresh graph each call; use
   :class:`TFRunner` to run one graph many times).
 - :func:`reference`: the outputs of a :class:`~tests.support.models.ModelRecord` as a dict.
 - :func:`run_tf_gtt`: TensorFlow's own Graph Transform Tool, as shipped in the TF wheel.
@@ -74,16 +74,30 @@ def _graph_bytes(graph: GraphLike) -> bytes:
 # TensorFlow
 # --------------------------------------------------------------------------------------------
 
-class TFRunner:
-    """One imported graph and one session, for running the same GraphDef repeatedly."""
+def _session_config(optimize: bool):
+    tf = _tf()
+    config = tf.compat.v1.ConfigProto()
+    if not optimize:
+        # Run the ops the GraphDef names, as written: no grappler rewrites (constant folding,
+        # remapper fusions, layout changes).  Also much faster to start on big graphs.
+        config.graph_options.rewrite_options.disable_meta_optimizer = True
+    return config
 
-    def __init__(self, graph_def: GraphLike):
+
+class TFRunner:
+    """One imported graph and one session, for running the same GraphDef repeatedly.
+
+    ``optimize=False`` (the default) turns grappler off, so the graph runs op by op exactly as
+    written; ``optimize=True`` runs it the way a default TF session would.
+    """
+
+    def __init__(self, graph_def: GraphLike, optimize: bool = False):
         tf = _tf()
         gd = graph_def_from(graph_def)
         self.graph = tf.Graph()
         with self.graph.as_default():
             tf.graph_util.import_graph_def(gd, name='')
-        self.session = tf.compat.v1.Session(graph=self.graph)
+        self.session = tf.compat.v1.Session(graph=self.graph, config=_session_config(optimize))
         self._lock = threading.Lock()
 
     def run(self, feeds: Mapping[str, np.ndarray], outputs: Sequence[str]) -> List[np.ndarray]:
@@ -107,11 +121,14 @@ class TFRunner:
 
 
 def run_tf(graph_def_bytes: GraphLike, feeds: Mapping[str, np.ndarray],
-           outputs: Sequence[str]) -> List[np.ndarray]:
-    """Import the GraphDef into a fresh ``tf.Graph`` and run ``outputs`` with a v1 Session."""
+           outputs: Sequence[str], optimize: bool = False) -> List[np.ndarray]:
+    """Import the GraphDef into a fresh ``tf.Graph`` and run ``outputs`` with a v1 Session.
+
+    Grappler is off unless ``optimize`` (see :class:`TFRunner`).
+    """
     if isinstance(outputs, str):
         outputs = [outputs]
-    with TFRunner(graph_def_bytes) as runner:
+    with TFRunner(graph_def_bytes, optimize=optimize) as runner:
         return runner.run(feeds, list(outputs))
 
 

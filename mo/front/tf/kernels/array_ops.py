@@ -337,7 +337,7 @@ def _scalar_value(ctx, t, name):
     return t.reshape(())
 
 
-@kernel('Range', inputs=3)
+@kernel('Range', inputs=3, bf16=('Tidx',))
 def range_(ctx, start, limit, delta):
     """start, start + delta, ... up to (excluding) limit; element i is start + i * delta in the input type."""
     start = _scalar_value(ctx, start, 'start')

@@ -185,18 +185,22 @@ def _padding(ctx, sizes, windows, strides, nchw):
             before, after = total // 2, total - total // 2
         else:
             before, after = explicit[i]
-        padded = size + before + after
-        if padded < window:
+        # TF: (in + pads - window + stride) / stride with C division (truncating toward zero)
+        num = size + before + after - window + stride
+        out = num // stride if num >= 0 else -(-num // stride)
+        if out < 0:
             raise ctx.error('Computed output size would be negative: {} [input_size: {}, '
-                            'effective_filter_size: {}, stride: {}]', (padded - window) // stride + 1,
-                            size, window, stride)
-        result.append(((padded - window) // stride + 1, before, after))
+                            'effective_filter_size: {}, stride: {}]', out, size, window, stride)
+        result.append((out, before, after))
     return result
 
 
 def _windows(x, pads, eff, strides, dilations, fill):
     """Strided window view (N, OH, OW, C, kh, kw) of the padded NHWC input."""
     (oh, ph0, ph1), (ow, pw0, pw1) = pads
+    if oh == 0 or ow == 0:  # the window does not fit once: an empty result
+        n, c = x.shape[0], x.shape[3]
+        return np.zeros((n, oh, ow, c) + tuple(eff), x.dtype)[..., ::dilations[0], ::dilations[1]]
     if ph0 or ph1 or pw0 or pw1:
         x = np.pad(x, ((0, 0), (ph0, ph1), (pw0, pw1), (0, 0)), constant_values=fill)
     win = sliding_window_view(x, eff, axis=(1, 2))
@@ -278,6 +282,10 @@ def _pool(ctx, x, ksize, strides, is_max):
     if nchw:
         x = np.transpose(x, (0, 2, 3, 1))
     pads = _padding(ctx, x.shape[1:3], (kh, kw), (sh, sw), nchw)
+    for (_, before, after), window, names in zip(pads, (kh, kw), (('Top', 'Bottom'), ('Left', 'Right'))):
+        for name, amount in zip(names, (before, after)):
+            if amount >= window:
+                raise ctx.error('{} padding {} needs to be smaller than the window size {}', name, amount, window)
     if is_max:
         require_dtype_kind(ctx, x, 'iuf')
         lowest = -np.inf if x.dtype.kind == 'f' else np.iinfo(x.dtype).min

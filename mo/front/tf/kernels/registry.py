@@ -245,7 +245,8 @@ def norm_axis(ctx, axis: int, rank: int, name: str = 'axis') -> int:
 def bf16_to_float32(bits) -> np.ndarray:
     """bfloat16 bit patterns (uint16) to the float32 values they denote (exact)."""
     bits = np.asarray(bits, dtype=np.uint16)
-    return (bits.astype(np.uint32) << 16).view(np.float32)
+    # (shifting a 0-d array gives a numpy scalar: asarray keeps it an array)
+    return np.asarray(bits.astype(np.uint32) << 16).view(np.float32)
 
 
 def float32_to_bf16(values, truncate: bool = False) -> np.ndarray:
@@ -257,9 +258,9 @@ def float32_to_bf16(values, truncate: bool = False) -> np.ndarray:
     else:
         # adding 0x7fff plus the lowest kept bit rounds half to even when the low half is dropped
         out = (bits + (np.uint32(0x7FFF) + ((bits >> 16) & 1))) >> 16
-    out = out.astype(np.uint16)
+    out = np.asarray(out).astype(np.uint16)
     # keep NaN a (quiet) NaN: rounding could carry a NaN payload into the exponent (-> inf)
     nan = np.isnan(values)
     if nan.any():
-        out = np.where(nan, ((bits >> 16) | 0x0040).astype(np.uint16), out)
+        out = np.where(nan, np.asarray((bits >> 16) | 0x0040).astype(np.uint16), out)
     return out
