@@ -24,6 +24,7 @@ from mo.utils.error import Error
 
 #: node attributes the graph keeps an index for
 INDEXED_ATTRS = ('op', 'type', 'kind', 'name')
+_INDEXED = frozenset(INDEXED_ATTRS)
 
 
 class _NodeAttrs(dict):
@@ -38,19 +39,25 @@ class _NodeAttrs(dict):
         return getattr(self, '_graph', None)
 
     def __setitem__(self, key, value):
-        graph = self._owner()
-        if graph is not None and key in INDEXED_ATTRS:
-            graph._reindex(self._node_id, key, self.get(key), value)
+        if key in _INDEXED:  # the common case, any other key, is a plain dict write
+            graph = self._owner()
+            if graph is not None:
+                graph._reindex(self._node_id, key, self.get(key), value)
         dict.__setitem__(self, key, value)
 
     def __delitem__(self, key):
-        graph = self._owner()
-        if graph is not None and key in INDEXED_ATTRS and key in self:
-            graph._reindex(self._node_id, key, self[key], None)
+        if key in _INDEXED and key in self:
+            graph = self._owner()
+            if graph is not None:
+                graph._reindex(self._node_id, key, self[key], None)
         dict.__delitem__(self, key)
 
     def update(self, *args, **kwargs):
-        for key, value in dict(*args, **kwargs).items():
+        items = dict(*args, **kwargs)
+        if _INDEXED.isdisjoint(items):
+            dict.update(self, items)
+            return
+        for key, value in items.items():
             self[key] = value
 
     def setdefault(self, key, default=None):
@@ -570,6 +577,14 @@ class Node:
         infer = self.soft_get('infer', None)
         if infer is not None:
             infer(self)
+
+
+def fast_node(graph: Graph, node_id) -> Node:
+    """A Node view for an id taken from the graph's own adjacency (no existence check)."""
+    node = object.__new__(Node)
+    object.__setattr__(node, 'graph', graph)
+    object.__setattr__(node, 'id', node_id)
+    return node
 
 
 def rename_node(node: Node, name: str):

@@ -124,44 +124,44 @@ class Port:
 
     def _data_node(self, create=False):
         """Middle phase: the data node behind this port (an out-port's may be created)."""
-        from mo.graph.graph import Node
+        from mo.graph.graph import fast_node
         graph = self.node.graph
         if self.type == 'in':
             edge = self._in_edge()
-            return Node(graph, edge[0]) if edge else None
+            return fast_node(graph, edge[0]) if edge else None
         edges = self._out_edges()
         if edges:
-            return Node(graph, edges[0][1])
+            return fast_node(graph, edges[0][1])
         if not create:
             return None
         data_id = graph.unique_id('{}/out{}'.format(self.node.soft_get('name', self.node.id), self.idx))
         graph.add_node(data_id, kind='data', name=data_id, shape=None, value=None)
         graph.add_edge(self.node.id, data_id, out=self.idx)
-        return Node(graph, data_id)
+        return fast_node(graph, data_id)
 
     # ----- navigation --------------------------------------------------------------------
     def get_source(self):
         """The output port feeding this input port, or None when unconnected."""
         if self.type == 'out':
             raise Error('get_source() is for input ports; {} is an output port', self)
-        from mo.graph.graph import Node
+        from mo.graph.graph import fast_node
         edge = self._in_edge()
         if edge is None:
             return None
         graph = self.node.graph
         src, attrs = edge[0], edge[3]
         if graph.nodes[src].get('kind') != 'data':
-            return Port(Node(graph, src), 'out', attrs.get('out', 0))
+            return Port(fast_node(graph, src), 'out', attrs.get('out', 0))
         for producer, keyed in graph._pred[src].items():
             for pattrs in keyed.values():
-                return Port(Node(graph, producer), 'out', pattrs.get('out', 0))
+                return Port(fast_node(graph, producer), 'out', pattrs.get('out', 0))
         return None
 
     def get_destinations(self) -> list:
         """The input ports this output port feeds, in a stable order."""
         if self.type == 'in':
             raise Error('get_destinations() is for output ports; {} is an input port', self)
-        from mo.graph.graph import Node
+        from mo.graph.graph import fast_node
         graph = self.node.graph
         result = []
         for _, v, _, attrs in self._out_edges():
@@ -169,9 +169,9 @@ class Port:
                 for consumer, keyed in graph._succ[v].items():
                     for cattrs in keyed.values():
                         if 'in' in cattrs and _is_data_edge(cattrs):
-                            result.append(Port(Node(graph, consumer), 'in', cattrs['in']))
+                            result.append(Port(fast_node(graph, consumer), 'in', cattrs['in']))
             else:
-                result.append(Port(Node(graph, v), 'in', attrs['in']))
+                result.append(Port(fast_node(graph, v), 'in', attrs['in']))
         return result
 
     def get_destination(self):

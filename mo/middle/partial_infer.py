@@ -80,18 +80,21 @@ def _propagate_data_types(node: Node):
     if type_infer is not None:
         type_infer(node)
         return
+    # straight over the adjacency: this runs for every op of the model
+    graph = node.graph
     source_type = None
-    for idx, port in sorted(node.in_ports().items()):
-        if port.is_connected():
-            source_type = port.data.get_data_type()
-            break
-    if source_type is None and node.has_valid('data_type'):
-        source_type = node.data_type
+    inputs = sorted((attrs['in'], src) for src, keyed in graph._pred[node.id].items() for attrs in keyed.values()
+                    if 'in' in attrs and not attrs.get('control_flow_edge'))
+    if inputs:
+        source_type = graph._node[inputs[0][1]].get('data_type')
+    if source_type is None:
+        source_type = graph._node[node.id].get('data_type')
     if source_type is None:
         return
-    for idx, port in node.out_ports().items():
-        if port.data.get_data_type() is None and port.is_connected():
-            port.data.set_data_type(source_type)
+    for data_id in graph._succ[node.id]:
+        data = graph._node[data_id]
+        if data.get('kind') == 'data' and data.get('data_type') is None:
+            data['data_type'] = np.dtype(source_type)
 
 
 def partial_infer(graph: Graph, nodes=None):

@@ -43,7 +43,7 @@ def output_ports(node: Node) -> list:
 
 
 def canonical_order(graph_def):
-    """The GraphDef with its nodes in one order that depends only on the graph, not on the file.
+    """The GraphDef's nodes in one order that depends only on the graph, not on the file.
 
     Conversion output must not change when the same graph is stored with its nodes shuffled, so
     nodes are put in topological order with ties broken by name (a cycle keeps the file order;
@@ -53,7 +53,7 @@ def canonical_order(graph_def):
     from mo.front.tf.node_def import parse_input
     nodes = {n.name: n for n in graph_def.node}
     if len(nodes) != len(graph_def.node):
-        return graph_def  # duplicate names: the loader reports them
+        return None  # duplicate names: the loader reports them
     consumers = {name: [] for name in nodes}
     indegree = dict.fromkeys(nodes, 0)
     for node in graph_def.node:
@@ -73,12 +73,8 @@ def canonical_order(graph_def):
             if indegree[consumer] == 0:
                 heapq.heappush(heap, consumer)
     if len(order) != len(nodes):
-        return graph_def
-    result = type(graph_def)()
-    result.CopyFrom(graph_def)
-    del result.node[:]
-    result.node.extend(nodes[name] for name in order)
-    return result
+        return None  # a cycle: file order, and the loader reports it
+    return [nodes[name] for name in order]
 
 
 class TFLoader(LoadReplacementPattern):
@@ -98,7 +94,7 @@ class TFLoader(LoadReplacementPattern):
             if not params.get('input_model'):
                 raise UsageError('--input_model is required')
             graph_def = read_graph_def(params['input_model'])
-        graph_def_to_graph(canonical_order(graph_def), graph)
+        graph_def_to_graph(graph_def, graph, node_order=canonical_order(graph_def))
         graph.check_acyclic()
         self.match_count = graph.number_of_nodes()
 
@@ -242,6 +238,20 @@ class TFExtractor(LoadReplacementPattern):
             for port, port_names in names.items():
                 node.out_port(port).add_tensor_names(port_names)
             self.match_count += 1
+        self._release_graph_def(graph)
+
+    @staticmethod
+    def _release_graph_def(graph: Graph):
+        """Drop every reference into the parsed GraphDef: its buffers are as big as the model.
+
+        After extraction nothing reads the NodeDefs; the weights are numpy arrays of their own.
+        """
+        for _, data in graph.nodes(data=True):
+            if 'pb' in data:
+                data.pop('pb')
+                data.pop('pb_value', None)
+        for key in ('tf_versions', 'tf_library', 'tf_debug_info'):
+            graph.graph.pop(key, None)
 
     @staticmethod
     def _tensor_names(node: Node) -> dict:

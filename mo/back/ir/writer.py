@@ -366,12 +366,17 @@ def serialize_ir(graph: Graph, meta: dict = None):
     Raises ``Error`` naming the node when the graph holds something the IR cannot express,
     such as an op without an opset type.
     """
+    xml_bytes, packer = _emit(graph, meta)
+    return xml_bytes, packer.getvalue()
+
+
+def _emit(graph: Graph, meta: dict = None):
+    """``(xml_bytes, BinPacker)``: the weights stay in their chunks until written."""
     meta = dict(meta or {})
     emitter = _Emitter(graph, meta)
     layers, edges = emitter.run()
     net_name = str(meta.get('model_name') or graph.graph.get('name') or 'model')
-    xml_bytes = build_xml(net_name, layers, edges, _rt_info(meta))
-    return xml_bytes, emitter.packer.getvalue()
+    return build_xml(net_name, layers, edges, _rt_info(meta)), emitter.packer
 
 
 def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
@@ -383,14 +388,14 @@ def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
     """
     meta = dict(meta or {})
     meta.setdefault('model_name', model_name)
-    xml_bytes, bin_bytes = serialize_ir(graph, meta)
+    xml_bytes, packer = _emit(graph, meta)
     os.makedirs(output_dir, exist_ok=True)
     xml_path = os.path.join(output_dir, model_name + '.xml')
     bin_path = os.path.join(output_dir, model_name + '.bin')
     pending = []
     try:
-        bin_tmp = _write_temporary(bin_path, bin_bytes, pending)
-        xml_tmp = _write_temporary(xml_path, xml_bytes, pending)
+        bin_tmp = _write_temporary(bin_path, packer.write_to, pending)
+        xml_tmp = _write_temporary(xml_path, lambda handle: handle.write(xml_bytes), pending)
         os.replace(bin_tmp, bin_path)
         pending.remove(bin_tmp)
         os.replace(xml_tmp, xml_path)
@@ -405,13 +410,13 @@ def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
     return xml_path, bin_path
 
 
-def _write_temporary(final_path: str, data: bytes, pending: list) -> str:
-    """Write ``data`` to a new hidden file next to ``final_path`` (listed in ``pending`` at once)."""
+def _write_temporary(final_path: str, write, pending: list) -> str:
+    """``write(handle)`` into a new hidden file next to ``final_path`` (listed in ``pending`` at once)."""
     directory = os.path.dirname(os.path.abspath(final_path))
     fd, tmp_path = tempfile.mkstemp(prefix='.' + os.path.basename(final_path) + '.', suffix='.tmp', dir=directory)
     pending.append(tmp_path)
     with os.fdopen(fd, 'wb') as handle:
-        handle.write(data)
+        write(handle)
         handle.flush()
         os.fsync(handle.fileno())
     return tmp_path

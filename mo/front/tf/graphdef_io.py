@@ -123,6 +123,12 @@ def _text_hint(path):
     return None
 
 
+def _blank(data: bytes) -> bool:
+    """Empty or only white space, without copying a file of any size."""
+    return len(data.lstrip(b' \t\r\n')[:1]) == 0 if len(data) < 4096 else not data[:4096].strip() and \
+        not data.strip()
+
+
 def read_graph_def(path) -> GraphDef:
     """Read a frozen GraphDef from ``path``, binary or text.
 
@@ -141,7 +147,7 @@ def read_graph_def(path) -> GraphDef:
     except OSError as e:
         raise Error('Cannot read the TensorFlow model "{}": {}', path, e.strerror or e) from None
     hint = _text_hint(path)
-    if hint is not None and data.strip():
+    if hint is not None and not _blank(data):
         graph_def, problem = (_parse_text if hint else _parse_binary)(data, path)
         if graph_def is not None:
             return graph_def

@@ -26,18 +26,19 @@ def _optional_field(graph_def, field):
     return getattr(graph_def, field) if graph_def.HasField(field) else None
 
 
-def graph_def_to_graph(graph_def, graph=None, graph_class=None):
+def graph_def_to_graph(graph_def, graph=None, graph_class=None, node_order=None):
     """Load ``graph_def`` into ``graph`` (a new ``graph_class()``, default ``Graph``, if None).
 
     Nodes keep the GraphDef's order; node attrs hold the NodeDef messages themselves (no copy),
     Const values are numpy views of their tensors. A duplicate node name or an input naming a
     missing node raises ``Error``. TensorFlow's own GraphDef messages are accepted too.
+    ``node_order`` (a list of the GraphDef's NodeDefs) loads the nodes in that order instead.
     """
     graph_def = coerce(graph_def, GraphDef)
     if graph is None:
         graph = (graph_class or default_graph_class())()
 
-    nodes = graph_def.node
+    nodes = graph_def.node if node_order is None else node_order
     for pb in nodes:
         name = pb.name
         if not name:
