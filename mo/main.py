@@ -38,8 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     transforms = commands.add_parser('transforms', help='print the ordered list of replacers')
     _add_common(transforms)
     _add_extensions(transforms)
-    transforms.add_argument('--phase', choices=('load', 'front', 'middle', 'back'), action='append',
-                            help='only this phase (repeatable)')
+    transforms.add_argument('--phase', choices=('load', 'front', 'middle', 'back', 'transform'), action='append',
+                            help='only this phase (repeatable); "transform" lists the mo transform catalogue')
     transforms.add_argument('--dot', metavar='FILE', help='also write the dependency graph as Graphviz dot')
     transforms.add_argument('--json', action='store_true', help='print JSON instead of a table')
 

@@ -94,6 +94,21 @@ def _conv_inputs(graph, conv):
     return (edges[0], edges[1]) if len(edges) == 2 else (None, None)
 
 
+def _private_input(graph, edge, op, protected):
+    """``(node, its data input edges)`` when ``edge`` comes from an ``op`` node that only it reads
+    and that has the two inputs these ops take, else ``(None, None)``."""
+    node = _private_producer(graph, edge[0], edge[1], op, protected)
+    inputs = data_in_edges(graph, node) if node else []
+    return (node, inputs) if len(inputs) == 2 else (None, None)
+
+
+def _resize_input(graph, edge, protected):
+    """``(resize, its inputs, fused-op attributes)`` for a fusable ResizeBilinear feeding ``edge``."""
+    resize, resize_in = _private_input(graph, edge, 'ResizeBilinear', protected)
+    attrs = _resize_attrs(graph, resize) if resize else None
+    return (resize, resize_in, attrs) if attrs is not None else (None, None, None)
+
+
 class FuseResizePadAndConv(GraphTransform):
     """Fuse ``ResizeBilinear -> MirrorPad -> Conv2D`` into one FusedResizeAndPadConv2D."""
     transform_name = 'fuse_resize_pad_and_conv'
@@ -102,16 +117,9 @@ class FuseResizePadAndConv(GraphTransform):
         protected = protected_nodes(context)
         for conv in _convs(graph):
             data, weights = _conv_inputs(graph, conv)
-            if data is None:
-                continue
-            pad = _private_producer(graph, data[0], data[1], 'MirrorPad', protected)
-            pad_in = data_in_edges(graph, pad) if pad else []
-            if len(pad_in) != 2:
-                continue
-            resize = _private_producer(graph, pad_in[0][0], pad_in[0][1], 'ResizeBilinear', protected)
-            resize_in = data_in_edges(graph, resize) if resize else []
-            attrs = _resize_attrs(graph, resize) if len(resize_in) == 2 else None
-            if attrs is None:
+            pad, pad_in = _private_input(graph, data, 'MirrorPad', protected) if data else (None, None)
+            resize, resize_in, attrs = _resize_input(graph, pad_in[0], protected) if pad else (None, None, None)
+            if resize is None:
                 continue
             attrs.update(_conv_attrs(graph, conv), mode=graph.nodes[pad]['pb'].attr['mode'])
             inputs = [resize_in[0][:2], resize_in[1][:2], pad_in[1][:2], weights[:2]]
@@ -126,12 +134,8 @@ class FuseResizeAndConv(GraphTransform):
         protected = protected_nodes(context)
         for conv in _convs(graph):
             data, weights = _conv_inputs(graph, conv)
-            if data is None:
-                continue
-            resize = _private_producer(graph, data[0], data[1], 'ResizeBilinear', protected)
-            resize_in = data_in_edges(graph, resize) if resize else []
-            attrs = _resize_attrs(graph, resize) if len(resize_in) == 2 else None
-            if attrs is None:
+            resize, resize_in, attrs = _resize_input(graph, data, protected) if data else (None, None, None)
+            if resize is None:
                 continue
             mode = make_node_def('attrs', 'NoOp')
             mode.attr['mode'].s = b'REFLECT'  # nothing is padded, so the mode does not matter
@@ -148,11 +152,8 @@ class FusePadAndConv(GraphTransform):
         protected = protected_nodes(context)
         for conv in _convs(graph):
             data, weights = _conv_inputs(graph, conv)
-            if data is None:
-                continue
-            pad = _private_producer(graph, data[0], data[1], 'MirrorPad', protected)
-            pad_in = data_in_edges(graph, pad) if pad else []
-            if len(pad_in) != 2:
+            pad, pad_in = _private_input(graph, data, 'MirrorPad', protected) if data else (None, None)
+            if pad is None:
                 continue
             attrs = dict(_conv_attrs(graph, conv), mode=graph.nodes[pad]['pb'].attr['mode'])
             _fuse(graph, conv, 'FusedPadConv2D', [pad_in[0][:2], pad_in[1][:2], weights[:2]], attrs, [pad])

@@ -26,48 +26,40 @@ def _softmax(x, axis):
     return e / e.sum(axis=axis, keepdims=True)
 
 
-class Softmax(Op):
-    """opset8 Softmax along ``axis`` (negative counts from the end)."""
-    op = 'SoftMax'
+class _SoftmaxFamily(Op):
+    """Normalizations along ``axis`` (negative counts from the end); subclasses set the opset op."""
+    op = None
+    version = None
+    operation = None
 
     def __init__(self, graph, attrs: dict = None):
         super().__init__(graph, {
-            'type': 'SoftMax', 'op': 'SoftMax', 'version': 'opset8', 'axis': -1,
-            'infer': Softmax.infer, 'in_ports_count': 1, 'out_ports_count': 1,
+            'type': self.op, 'op': self.op, 'version': self.version, 'axis': -1,
+            'infer': type(self).infer, 'in_ports_count': 1, 'out_ports_count': 1,
         }, attrs)
 
     def backend_attrs(self):
         return ['axis']
 
-    @staticmethod
-    def infer(node):
+    @classmethod
+    def infer(cls, node):
         shape = node.in_port(0).data.get_shape()
         if shape is None:
             return
         axis = _axis(node, len(shape))
-        copy_shape_infer(node, lambda x: _softmax(x, axis).astype(x.dtype))
+        copy_shape_infer(node, lambda x: cls.operation(x, axis).astype(x.dtype))
 
 
-class LogSoftmax(Op):
-    """opset5 LogSoftmax along ``axis``."""
-    op = 'LogSoftmax'
+class Softmax(_SoftmaxFamily):
+    """opset8 SoftMax."""
+    op, version = 'SoftMax', 'opset8'
+    operation = staticmethod(_softmax)
 
-    def __init__(self, graph, attrs: dict = None):
-        super().__init__(graph, {
-            'type': 'LogSoftmax', 'op': 'LogSoftmax', 'version': 'opset5', 'axis': -1,
-            'infer': LogSoftmax.infer, 'in_ports_count': 1, 'out_ports_count': 1,
-        }, attrs)
 
-    def backend_attrs(self):
-        return ['axis']
-
-    @staticmethod
-    def infer(node):
-        shape = node.in_port(0).data.get_shape()
-        if shape is None:
-            return
-        axis = _axis(node, len(shape))
-        copy_shape_infer(node, lambda x: np.log(_softmax(x, axis)).astype(x.dtype))
+class LogSoftmax(_SoftmaxFamily):
+    """opset5 LogSoftmax."""
+    op, version = 'LogSoftmax', 'opset5'
+    operation = staticmethod(lambda x, axis: np.log(_softmax(x, axis)))
 
 
 _INDEX_TYPES = {'i32': np.int32, 'i64': np.int64}

@@ -6,10 +6,19 @@ from mo.utils.error import Error
 from mo.utils.file_utils import write_text_atomically
 
 
+def gtt_table() -> list:
+    """The ``mo transform`` catalogue: one dict per transform name, sorted by name."""
+    from mo.transforms.base import transforms_by_name
+    return [{'position': '-', 'id': name, 'class': full_name(cls), 'phase': 'transform', 'enabled': True,
+             'anchor': False, 'why': ''} for name, cls in sorted(transforms_by_name().items())]
+
+
 def transforms_table(phases=None) -> list:
-    """One dict per replacer in run order: position, id, class, phase, enabled, why disabled."""
+    """One dict per replacer in run order (position, id, class, phase, enabled, why disabled),
+    then the ``mo transform`` catalogue when no phase is chosen or 'transform' is."""
     rows = []
-    for position, info in enumerate(pipeline(phases), start=1):
+    pipeline_phases = [p for p in phases if p != 'transform'] if phases else None
+    for position, info in enumerate(pipeline(pipeline_phases) if pipeline_phases != [] else [], start=1):
         rows.append({
             'position': position,
             'id': info.id,
@@ -19,6 +28,8 @@ def transforms_table(phases=None) -> list:
             'anchor': bool(info.cls.anchor),
             'why': info.reason if not info.enabled or info.reason.startswith('MO_') else '',
         })
+    if not phases or 'transform' in phases:
+        rows.extend(gtt_table())
     return rows
 
 
@@ -58,6 +69,6 @@ def print_transforms(phases=None, dot_path=None, as_json=False, out=None):
                 w_id=widths['id'], w_ph=widths['phase']))
     if dot_path:
         try:
-            write_text_atomically(dot_path, dot_text(pipeline(phases)))
+            write_text_atomically(dot_path, dot_text(pipeline([p for p in phases if p != 'transform'] if phases else None)))
         except OSError as exc:
             raise Error('Cannot write the dot file "{}": {}', dot_path, exc.strerror or exc) from exc

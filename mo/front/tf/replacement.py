@@ -46,14 +46,9 @@ class _ConfigDrivenOrder:
         return [FrontFinish]
 
 
-class FrontReplacementFromConfigFileSubGraph(_ConfigDrivenOrder, FrontReplacementSubgraph):
-    """Replaces the sub-graphs that a scope or points description matches.
-
-    Override ``replace_sub_graph(graph, match)``, or ``generate_sub_graph`` returning
-    ``{'new_node': node}``: input ``i`` of the sub-graph then feeds input ``i`` of that node and
-    its output ``i`` takes over the consumers of the sub-graph's output ``i``.
-    """
-    _abstract = True
+class _LinkedToDescriptions(_ConfigDrivenOrder):
+    """A replacer that a description's ``id`` names through ``replacement_id`` (a user's class
+    with the same id takes over a built-in one)."""
     replacement_id = None
 
     @classmethod
@@ -63,6 +58,16 @@ class FrontReplacementFromConfigFileSubGraph(_ConfigDrivenOrder, FrontReplacemen
     @classmethod
     def replaced_key(cls):
         return ('config', cls.replacement_id)
+
+
+class FrontReplacementFromConfigFileSubGraph(_LinkedToDescriptions, FrontReplacementSubgraph):
+    """Replaces the sub-graphs that a scope or points description matches.
+
+    Override ``replace_sub_graph(graph, match)``, or ``generate_sub_graph`` returning
+    ``{'new_node': node}``: input ``i`` of the sub-graph then feeds input ``i`` of that node and
+    its output ``i`` takes over the consumers of the sub-graph's output ``i``.
+    """
+    _abstract = True
 
     def find_and_replace_pattern(self, graph: Graph):
         for desc in descriptions_of(graph, self.replacement_id):
@@ -113,18 +118,9 @@ class FrontReplacementFromConfigFileOp(FrontReplacementFromConfigFileSubGraph):
         replace_with_op(graph, match)
 
 
-class FrontReplacementFromConfigFileGeneral(_ConfigDrivenOrder, FrontReplacementSubgraph):
+class FrontReplacementFromConfigFileGeneral(_LinkedToDescriptions, FrontReplacementSubgraph):
     """Calls ``transform_graph(graph, custom_attributes)`` once per description with its id."""
     _abstract = True
-    replacement_id = None
-
-    @classmethod
-    def is_abstract(cls):
-        return super().is_abstract() or cls.replacement_id is None
-
-    @classmethod
-    def replaced_key(cls):
-        return ('config', cls.replacement_id)
 
     def find_and_replace_pattern(self, graph: Graph):
         for desc in descriptions_of(graph, self.replacement_id):
