@@ -64,7 +64,7 @@ def case_transforms(rng, work):
     for _ in range(rng.randrange(1, 6)):
         text = mutate_text(text, rng)
     out = os.path.join(work, 'out.pb')
-    return (['transform', '--in_graph', EXAMPLE, '--out_graph', out, '--inputs', 'x', '--outputs', 'Identity',
+    return (['transform', '--in_graph', EXAMPLE, '--out_graph', out, '--inputs', 'input', '--outputs', 'Identity',
              '--transforms', text], [out], [])
 
 

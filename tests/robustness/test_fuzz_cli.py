@@ -22,15 +22,16 @@ FUZZ = settings(max_examples=int(os.environ.get('MO_FUZZ_EXAMPLES', 25)), derand
 
 
 def tiny_graph_def() -> GraphDef:
-    """x -> Add(c) -> Relu -> Identity: converts in milliseconds, exercises load/extract/infer/IR."""
+    """x -> block/Add(c) -> block/Relu -> Identity: converts in milliseconds, exercises
+    load/extract/infer/IR, and has a scope for the config fuzzing."""
     gd = GraphDef()
     gd.node.add().CopyFrom(make_node_def('x', 'Placeholder', {'dtype': encode_attr(1, 'type'),
                                                               'shape': encode_attr([1, 4], 'shape')}))
     gd.node.add().CopyFrom(make_node_def('c', 'Const', {'dtype': encode_attr(1, 'type'),
                                                         'value': encode_attr(np.ones((1, 4), np.float32))}))
-    gd.node.add().CopyFrom(make_node_def('add', 'AddV2', {'T': encode_attr(1, 'type')}, inputs=['x', 'c']))
-    gd.node.add().CopyFrom(make_node_def('relu', 'Relu', {'T': encode_attr(1, 'type')}, inputs=['add']))
-    gd.node.add().CopyFrom(make_node_def('out', 'Identity', {'T': encode_attr(1, 'type')}, inputs=['relu']))
+    gd.node.add().CopyFrom(make_node_def('block/add', 'AddV2', {'T': encode_attr(1, 'type')}, inputs=['x', 'c']))
+    gd.node.add().CopyFrom(make_node_def('block/relu', 'Relu', {'T': encode_attr(1, 'type')}, inputs=['block/add']))
+    gd.node.add().CopyFrom(make_node_def('out', 'Identity', {'T': encode_attr(1, 'type')}, inputs=['block/relu']))
     return gd
 
 
@@ -40,8 +41,14 @@ def test_the_seed_inputs_are_valid(tmp_path):
     code, _, err = run_cli(['convert', '--input_model', str(model), '--output_dir', str(tmp_path / 'ir')])
     assert code == 0, err
     code, _, err = run_cli(['transform', '--in_graph', EXAMPLE, '--out_graph', str(tmp_path / 'o.pb'),
-                            '--outputs', 'Identity', '--transforms', 'strip_unused_nodes fold_constants'])
+                            '--inputs', 'input', '--outputs', 'Identity', '--transforms', TRANSFORMS])
     assert code == 0, err
+    config = tmp_path / 'cfg.json'
+    config.write_text(CONFIG)
+    code, _, err = run_cli(['convert', '--input_model', str(model), '--output_dir', str(tmp_path / 'cfg_ir'),
+                            '--transformations_config', str(config)])
+    assert code == 0, err
+    assert 'type="Block"' in (tmp_path / 'cfg_ir' / 'tiny.xml').read_text()
 
 
 def _convert(tmp_path, data: bytes, what: str):
@@ -90,7 +97,7 @@ def test_transform_and_summarize_survive_corrupt_bytes(tmp_path_factory, seed, m
     check_outcome(code, err, [], 'summarize {} seed {}'.format(mutation.__name__, seed))
 
 
-TRANSFORMS = 'strip_unused_nodes(type=float, shape="1,16,16,3") remove_nodes(op=Identity) ' \
+TRANSFORMS = 'strip_unused_nodes(type=float, shape="1,32,32,3") remove_nodes(op=Identity) ' \
              'fold_constants(ignore_errors=true) fold_batch_norms rename_op(old_op_name=Relu, new_op_name=Relu)'
 
 
@@ -103,13 +110,13 @@ def test_transform_survives_mutated_transform_strings(tmp_path_factory, seed, st
     for _ in range(steps):
         text = mutate_text(text, rng)
     out = tmp_path / 'out.pb'
-    code, _, err = run_cli(['transform', '--in_graph', EXAMPLE, '--out_graph', str(out), '--inputs', 'x',
+    code, _, err = run_cli(['transform', '--in_graph', EXAMPLE, '--out_graph', str(out), '--inputs', 'input',
                             '--outputs', 'Identity', '--transforms', text])
     check_outcome(code, err, [str(out)] if code else [], 'transforms {!r}'.format(text))
 
 
-CONFIG = '[{"id": "NoSuchReplacer", "match_kind": "scope", "op": "Block", "instances": [".*functional"],\n' \
-         ' "custom_attributes": {"a": 1}}]'
+CONFIG = '[{"id": "BlockAsOneOp", "match_kind": "scope", "op": "Block", "instances": ["block"],\n' \
+         ' "custom_attributes": {"a": 1, "mode": "fast"}}]'
 
 
 @FUZZ
