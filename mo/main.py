@@ -30,7 +30,9 @@ def _add_extensions(parser):
                         help='directories of user replacers (front/, front/tf/, middle/, back/, ops/)')
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str = None) -> argparse.ArgumentParser:
+    """The ``mo`` parser; given the ``command`` about to run, only that command's module is imported
+    (the others get a bare sub-parser: their options are never parsed in this run)."""
     parser = _Parser(prog='mo', description='Model conversion: TensorFlow GraphDef to OpenVINO IR, and the '
                                             'Graph Transform Tool.')
     commands = parser.add_subparsers(dest='command', metavar='COMMAND', parser_class=_Parser)
@@ -43,8 +45,15 @@ def build_parser() -> argparse.ArgumentParser:
     transforms.add_argument('--dot', metavar='FILE', help='also write the dependency graph as Graphviz dot')
     transforms.add_argument('--json', action='store_true', help='print JSON instead of a table')
 
-    from mo.pipeline import registry_of_commands
-    for name, module in registry_of_commands().items():
+    from mo.pipeline import command_names, registry_of_commands
+    names = command_names()
+    modules = registry_of_commands(only=[command] if command in names else None)
+    for name in names:
+        module = modules.get(name)
+        if module is None:
+            if command in names:
+                commands.add_parser(name)
+            continue
         sub = commands.add_parser(name, help=module.HELP, description=module.HELP)
         _add_common(sub)
         module.add_arguments(sub)
@@ -100,7 +109,7 @@ def main(argv=None) -> int:
     debug = any(a.upper() in ('--LOG_LEVEL=DEBUG',) for a in argv) or \
         any(a == '--log_level' and i + 1 < len(argv) and argv[i + 1].upper() == 'DEBUG' for i, a in enumerate(argv))
     try:
-        parser = build_parser()
+        parser = build_parser(argv[0] if argv else None)
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
@@ -109,7 +118,7 @@ def main(argv=None) -> int:
         if args.command == 'transforms':
             return run_transforms_command(args)
         from mo.pipeline import registry_of_commands
-        return registry_of_commands()[args.command].run(args) or 0
+        return registry_of_commands(only=[args.command])[args.command].run(args) or 0
     except BrokenPipeError:  # output piped into e.g. `head`, which closed early
         try:
             sys.stdout = open(os.devnull, 'w')

@@ -18,12 +18,14 @@ _KEEP = {'Const', 'Parameter', 'Result'}
 def fold_constants(graph: Graph) -> int:
     """Replace every op with all outputs known by one Const per output; returns how many ops folded."""
     folded = 0
+    nodes = graph._node  # read directly: this loop visits every node of the model
     for node in graph.pseudo_topological_sort():
-        if node.kind != 'op' or node.soft_get('op') in _KEEP or node.soft_get('type') in _KEEP:
+        data = nodes[node.id]
+        if data.get('kind') != 'op' or data.get('op') in _KEEP or data.get('type') in _KEEP:
             continue
         outputs = [(v, key, attrs) for v, keyed in graph._succ[node.id].items() for key, attrs in keyed.items()
                    if not attrs.get('control_flow_edge')]
-        if not outputs or any(graph.nodes[v].get('value') is None for v, _, _ in outputs):
+        if not outputs or any(nodes[v].get('value') is None for v, _, _ in outputs):
             continue
         name = node.soft_get('name', node.id)
         for data_id, key, attrs in outputs:

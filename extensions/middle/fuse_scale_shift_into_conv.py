@@ -112,7 +112,11 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
             factor = scale.reshape((weights.shape[0], weights.shape[1]) + (1,) * (weights.ndim - 2))
         else:
             factor = scale.reshape((-1,) + (1,) * (weights.ndim - 1))
-        _replace_const_input(graph, conv, 1, (weights * factor).astype(weights.dtype), '/weights_scaled')
+        # the weights are usually a transposed view of TF's layout: asking for C order makes this
+        # product the only pass over them (the .bin writer stores it as is), and copy=False spares
+        # another full copy when the product already has the weights' dtype (the usual case)
+        scaled = np.multiply(weights, factor, order='C').astype(weights.dtype, copy=False)
+        _replace_const_input(graph, conv, 1, scaled, '/weights_scaled')
         for add, data_port, bias in adds:
             old = add.in_port(1 - data_port).data.get_value()
             shape = (-1,) + (1,) * (len(conv.out_port(0).data.get_shape()) - 2)

@@ -13,6 +13,7 @@ in the number of Pack nodes, not in the size of the graph. The index stays right
 attribute is written (``node.op = x``, ``node['op'] = x``, ``graph.nodes[n]['op'] = x``),
 because node attribute dicts report writes to the indexed keys.
 """
+import heapq
 import itertools
 import logging as log
 from collections import deque
@@ -20,6 +21,7 @@ from collections import deque
 import networkx as nx
 import numpy as np
 
+from mo.graph.port import Port  # port.py needs nothing from this module at import time
 from mo.utils.error import Error
 
 #: node attributes the graph keeps an index for
@@ -54,11 +56,12 @@ class _NodeAttrs(dict):
 
     def update(self, *args, **kwargs):
         items = dict(*args, **kwargs)
-        if _INDEXED.isdisjoint(items):
-            dict.update(self, items)
-            return
-        for key, value in items.items():
-            self[key] = value
+        graph = self._owner()
+        if graph is not None:
+            # only the indexed keys need the index; everything else is one plain dict update
+            for key in _INDEXED.intersection(items):
+                graph._reindex(self._node_id, key, self.get(key), items[key])
+        dict.update(self, items)
 
     def setdefault(self, key, default=None):
         if key not in self:
@@ -301,10 +304,13 @@ class Graph(nx.MultiDiGraph):
         dead code. Model inputs (Parameter) stay even when unused, so the model keeps its
         signature. A graph with no outputs at all is left alone. Returns the number removed.
         """
-        undead_types = set(undead_node_types or ())
-        roots = [n for n, d in self.nodes(data=True)
-                 if d.get('op') == 'Result' or d.get('type') == 'Result' or d.get('is_output')
-                 or d.get('keep_output_port') or d.get('undead') or d.get('op') in undead_types]
+        # outputs and undead types come from the op/type index; only the flags need a scan
+        index = self._index
+        roots = set(index['op'].get('Result', ())) | set(index['type'].get('Result', ()))
+        for op in set(undead_node_types or ()):
+            roots.update(index['op'].get(op, ()))
+        roots.update(n for n, d in self._node.items()
+                     if d.get('is_output') or d.get('keep_output_port') or d.get('undead'))
         if not roots:
             log.debug('clean_up: the graph has no outputs; nothing removed')
             return 0
@@ -339,16 +345,18 @@ class Graph(nx.MultiDiGraph):
     def pseudo_topological_sort(self, reverse=False):
         """Op and data nodes in a topological order that is stable under the insertion order."""
         seq = self._seq
-        indegree = {n: self.in_degree(n) for n in self._node}
-        import heapq
+        succ = self._succ
+        # straight over the adjacency dicts (an edge counts once per parallel key): networkx's
+        # degree and edge views cost more than the sort itself on a model of thousands of nodes
+        indegree = {n: sum(len(keyed) for keyed in preds.values()) for n, preds in self._pred.items()}
         heap = [(seq.get(n, 0), n) for n, d in indegree.items() if d == 0]
         heapq.heapify(heap)
         order = []
         while heap:
             _, node_id = heapq.heappop(heap)
             order.append(node_id)
-            for _, dst in self.out_edges(node_id):
-                indegree[dst] -= 1
+            for dst, keyed in succ[node_id].items():
+                indegree[dst] -= len(keyed)
                 if indegree[dst] == 0:
                     heapq.heappush(heap, (seq.get(dst, 0), dst))
         if len(order) != len(self._node):
@@ -373,7 +381,11 @@ class Node:
     __slots__ = ('graph', 'id')
 
     def __init__(self, graph: Graph, node_id):
-        if node_id not in graph:
+        try:
+            present = node_id in graph._node  # not graph.__contains__: this runs for every Node made
+        except TypeError:
+            present = False
+        if not present:
             raise Error('There is no node "{}" in the graph', node_id)
         object.__setattr__(self, 'graph', graph)
         object.__setattr__(self, 'id', node_id)
@@ -468,14 +480,16 @@ class Node:
 
     def in_port(self, idx=0, control_flow=False):
         """The input port ``idx``; created on first use, so new ops can be wired freely."""
-        from mo.graph.port import Port
-        self._port_table('in').setdefault(idx, {'control_flow': control_flow})
+        table = self._port_table('in')
+        if idx not in table:
+            table[idx] = {'control_flow': control_flow}
         return Port(self, 'in', idx)
 
     def out_port(self, idx=0, control_flow=False):
         """The output port ``idx``; created on first use."""
-        from mo.graph.port import Port
-        self._port_table('out').setdefault(idx, {'control_flow': control_flow})
+        table = self._port_table('out')
+        if idx not in table:
+            table[idx] = {'control_flow': control_flow}
         return Port(self, 'out', idx)
 
     def _edge_ports(self, direction):
@@ -489,13 +503,11 @@ class Node:
 
     def in_ports(self, control_flow=False) -> dict:
         """All input ports (declared or connected), by index, in index order."""
-        from mo.graph.port import Port
         ids = set(self._port_table('in')) | self._edge_ports('in')
         return {i: Port(self, 'in', i) for i in sorted(ids)}
 
     def out_ports(self, control_flow=False) -> dict:
         """All output ports (declared or connected), by index, in index order."""
-        from mo.graph.port import Port
         ids = set(self._port_table('out')) | self._edge_ports('out')
         return {i: Port(self, 'out', i) for i in sorted(ids)}
 

@@ -23,8 +23,8 @@ class PortData:
         port = self.port
         graph = port.node.graph
         if graph.stage != 'front':
-            data_node = port._data_node(create=create)
-            return data_node.attrs() if data_node is not None else None
+            data_id = port._data_id(create=create)
+            return graph._node[data_id] if data_id is not None else None
         if port.type == 'in':
             source = port.get_source()
             if source is None:
@@ -122,22 +122,30 @@ class Port:
                 for key, attrs in keyed.items()
                 if attrs.get('out') == idx and not attrs.get('control_flow_edge')]
 
-    def _data_node(self, create=False):
-        """Middle phase: the data node behind this port (an out-port's may be created)."""
-        from mo.graph.graph import fast_node
+    def _data_id(self, create=False):
+        """Middle phase: the id of the data node behind this port (an out-port's may be created)."""
         graph = self.node.graph
         if self.type == 'in':
             edge = self._in_edge()
-            return fast_node(graph, edge[0]) if edge else None
-        edges = self._out_edges()
-        if edges:
-            return fast_node(graph, edges[0][1])
+            return edge[0] if edge else None
+        idx = self.idx
+        # the first data edge of this output port: every inference reads and writes through it
+        for v, keyed in graph._succ[self.node.id].items():
+            for attrs in keyed.values():
+                if attrs.get('out') == idx and not attrs.get('control_flow_edge'):
+                    return v
         if not create:
             return None
-        data_id = graph.unique_id('{}/out{}'.format(self.node.soft_get('name', self.node.id), self.idx))
+        data_id = graph.unique_id('{}/out{}'.format(self.node.soft_get('name', self.node.id), idx))
         graph.add_node(data_id, kind='data', name=data_id, shape=None, value=None)
-        graph.add_edge(self.node.id, data_id, out=self.idx)
-        return fast_node(graph, data_id)
+        graph.add_edge(self.node.id, data_id, out=idx)
+        return data_id
+
+    def _data_node(self, create=False):
+        """Middle phase: the data node behind this port (an out-port's may be created)."""
+        from mo.graph.graph import fast_node
+        data_id = self._data_id(create)
+        return None if data_id is None else fast_node(self.node.graph, data_id)
 
     # ----- navigation --------------------------------------------------------------------
     def get_source(self):

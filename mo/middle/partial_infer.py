@@ -24,7 +24,7 @@ def create_data_nodes(graph: Graph):
         data = graph.nodes[node_id]
         if data.get('kind') != 'op':
             continue
-        out_edges = [(v, key, attrs) for _, v, key, attrs in graph.out_edges(node_id, keys=True, data=True)
+        out_edges = [(v, key, attrs) for v, keyed in graph._succ[node_id].items() for key, attrs in keyed.items()
                      if not attrs.get('control_flow_edge')]
         ports = sorted({attrs.get('out', 0) for _, _, attrs in out_edges} | set(data.get('_out_ports', {})))
         data_nodes = {}
@@ -48,9 +48,12 @@ def create_data_nodes(graph: Graph):
 
 
 def _inputs_ready(node: Node) -> bool:
-    for port in node.in_ports().values():
-        if port.is_connected() and port.data.get_shape() is None:
-            return False
+    """Every connected input has a shape (read straight from the data nodes: runs for every op)."""
+    nodes = node.graph._node
+    for src, keyed in node.graph._pred[node.id].items():
+        for attrs in keyed.values():
+            if 'in' in attrs and not attrs.get('control_flow_edge') and nodes[src].get('shape') is None:
+                return False
     return True
 
 

@@ -9,10 +9,17 @@ _COMMANDS = {
 }
 
 
-def registry_of_commands() -> dict:
-    """The command modules that exist in this installation, by command name."""
+def command_names() -> list:
+    """The names of the commands (without importing their modules)."""
+    return list(_COMMANDS)
+
+
+def registry_of_commands(only=None) -> dict:
+    """The command modules that exist in this installation, by command name (``only``: just those)."""
     commands = {}
     for name, module_name in _COMMANDS.items():
+        if only is not None and name not in only:
+            continue
         try:
             commands[name] = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -65,7 +65,7 @@ def convert(options: dict):
     start = time.perf_counter()
     options = dict(options)
     options.setdefault('framework', 'tf')
-    load_extensions(split_dirs(options.get('extensions')))
+    load_extensions(split_dirs(options.get('extensions')), with_transforms=False)
     output_dir = options.get('output_dir') or '.'
     if not options.get('tensorflow_custom_operations_config_update'):
         _check_output_dir(output_dir)

@@ -30,12 +30,18 @@ def _framework_modules():
         importlib.import_module('mo.ops.' + info.name)
 
 
-def load_builtin():
-    """Import the framework's steps and every module of the ``extensions`` package."""
+def load_builtin(with_transforms: bool = True):
+    """Import the framework's steps and every module of the ``extensions`` package.
+
+    ``with_transforms=False`` leaves out ``extensions/transforms`` (the ``mo transform`` catalogue),
+    which ``mo convert`` never runs: importing it only lengthens start-up.
+    """
     _framework_modules()
     import extensions
     root = os.path.dirname(extensions.__file__)
     for sub in EXTENSION_SUBDIRS:
+        if sub == 'transforms' and not with_transforms:
+            continue
         directory = os.path.join(root, *sub.split('/'))
         if not os.path.isdir(directory):
             continue
@@ -107,9 +113,12 @@ def load_dir(directory: str):
     return found
 
 
-def load_extensions(dirs=None):
-    """Load the built-ins, then each user directory in order (users' classes take over)."""
-    load_builtin()
+def load_extensions(dirs=None, with_transforms: bool = True):
+    """Load the built-ins, then each user directory in order (users' classes take over).
+
+    ``with_transforms`` as for ``load_builtin``; users' directories are always loaded whole.
+    """
+    load_builtin(with_transforms)
     for directory in dirs or []:
         load_dir(directory)
 
