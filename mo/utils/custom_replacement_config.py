@@ -19,8 +19,13 @@ SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.pa
 
 
 def _schema() -> dict:
-    with open(SCHEMA_PATH, encoding='utf-8') as handle:
-        return json.load(handle)
+    # configs/ sits beside the packages: an editable install (the documented one) finds it
+    try:
+        with open(SCHEMA_PATH, encoding='utf-8') as handle:
+            return json.load(handle)
+    except OSError as exc:
+        raise Error('The config schema {} is missing ({}); install mo from its source tree with '
+                    '"pip install -e ."', SCHEMA_PATH, exc.strerror or exc) from None
 
 
 class ReplacementDescription:
