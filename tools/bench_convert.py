@@ -5,7 +5,7 @@
     python tools/bench_convert.py [--models a,b] [--repeat 3]  measure, print a markdown table
     python tools/bench_convert.py --models resnet50 --profile  also cProfile `mo convert`
 
-The same frozen Keras models (tests/support/models.py, rebuilt at benchmark input sizes, e.g.
+The same frozen Keras models (tests/support, rebuilt at benchmark input sizes, e.g.
 224x224 with 1000 classes; see ``SPECS``) are converted by three tools:
 
 - ``mo``: this project, the ``mo convert`` console script;
@@ -26,7 +26,7 @@ disagrees (relative error above ``--tol``) gets no ratio, only the reason.
 
 Targets per model (reported, not enforced): at least 10x faster than legacy MO, not slower
 than ovc, peak memory below both.  Frozen models are cached under ``--work``
-(default ``~/.cache/mo-bench/work``) and rebuilt when tests/support/models.py or the
+(default ``~/.cache/mo-bench/work``) and rebuilt when the test-model builders or the
 TensorFlow/Keras/NumPy versions change.
 """
 from __future__ import annotations
@@ -106,28 +106,21 @@ def _patched(module, **values):
 
 
 def _build(spec: Spec):
-    """Build ``spec`` with the helpers of tests/support/models.py (imports TensorFlow)."""
-    from tests.support import models as M
+    """Build ``spec`` with the helpers of tests/support (imports TensorFlow)."""
+    from tests.support import keras_models as K, models as M
     keras = M._keras()
     if spec.kind == 'patched':
-        with _patched(M, **{spec.constant: spec.shape}):
+        with _patched(K, **{spec.constant: spec.shape}):  # the builders read their shapes from K
             return M.build_model(spec.name)
     start = time.perf_counter()
-    M._seed(spec.seed)
+    K._seed(spec.seed)
     model = getattr(keras.applications, spec.ctor)(input_shape=spec.shape[1:], weights=None,
                                                    classes=spec.classes)
     # A small calibration batch: the BN statistics need only be plausible, and 32 images of
     # 224x224 through ResNet50 would take longer than the benchmark itself.
-    calib = M._calib(spec.shape, *spec.feed_range, spec.seed, batch=4)
-    # tests/support/models.py is the place for these helpers; follow both of its spellings of
-    # "scale the classifier so the softmax is not one-hot".
-    import inspect
-    if 'tame_classifier' in inspect.signature(M._randomize_keras_weights).parameters:
-        M._randomize_keras_weights(model, calib, seed=spec.seed, tame_classifier=True)
-    else:
-        M._randomize_keras_weights(model, calib, seed=spec.seed)
-        M._tame_classifier(model, calib, seed=spec.seed)
-    rec = M._keras_record(spec.name, model, [M.TensorInfo('input', spec.shape)],
+    calib = K._calib(spec.shape, *spec.feed_range, spec.seed, batch=4)
+    K._randomize_keras_weights(model, calib, seed=spec.seed, tame_classifier=True)
+    rec = K._keras_record(spec.name, model, [M.TensorInfo('input', spec.shape)],
                           feed_range=spec.feed_range,
                           notes='benchmark: keras.applications.%s(weights=None, classes=%d), '
                                 'input %s' % (spec.ctor, spec.classes, spec.shape))

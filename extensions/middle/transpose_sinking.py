@@ -36,6 +36,8 @@ BINARY_OPS = {'Add', 'Sub', 'Mul', 'Div', 'Pow', 'Maximum', 'Minimum', 'SquaredD
 AXES_OPS = {'ReduceMean', 'ReduceSum', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'Squeeze'}
 #: how far the fan-out look-ahead follows a tensor
 LOOKAHEAD_DEPTH = 8
+#: ops the fan-out look-ahead follows a Transpose through
+PASS_THROUGH_OPS = UNARY_OPS | BINARY_OPS | AXES_OPS | {'Pad'}
 
 
 def _order(node: Node):
@@ -115,21 +117,82 @@ def _reshape_pattern(transpose: Node, order):
     return int64_array(pattern)
 
 
+def _op_neighbours(graph: Graph, node_id, direction):
+    """Op nodes one tensor away from op ``node_id``: its producers ('in') or consumers ('out')."""
+    adjacency = graph._pred if direction == 'in' else graph._succ
+    result = set()
+    for neighbour in adjacency[node_id]:
+        if graph.nodes[neighbour].get('kind') == 'data':
+            result.update(adjacency[neighbour])
+        else:
+            result.add(neighbour)
+    return result
+
+
+def _transposes_seeing(graph: Graph, edited) -> set:
+    """Ids of the Transposes whose attempt to move may read one of the ``edited`` nodes.
+
+    A Transpose's attempt reads its producer (a Transpose to merge with?), and the ops
+    downstream of it that the move or the fan-out look-ahead passes through (element-wise, Pad,
+    axes ops, up to LOOKAHEAD_DEPTH deep, plus the one where that stops) together with their
+    other inputs' producers. So from every edited op and its consumers we walk upstream through
+    such pass-through ops, collecting the Transposes met.
+    """
+    ops = set()
+    for node_id in edited:
+        if node_id not in graph:
+            continue
+        if graph.nodes[node_id].get('kind') == 'data':
+            ops.update(graph._pred[node_id])  # the tensor's producer and consumers
+            ops.update(graph._succ[node_id])
+        else:
+            ops.add(node_id)
+    frontier = set(ops)
+    for node_id in ops:
+        frontier.update(_op_neighbours(graph, node_id, 'out'))
+    seen = set(frontier)
+    found = {n for n in frontier if graph.nodes[n].get('op') == 'Transpose'}
+    for _ in range(LOOKAHEAD_DEPTH + 2):
+        producers = set()
+        for node_id in frontier:
+            producers.update(_op_neighbours(graph, node_id, 'in'))
+        frontier = set()
+        for node_id in producers - seen:
+            seen.add(node_id)
+            op = graph.nodes[node_id].get('op')
+            if op == 'Transpose':
+                found.add(node_id)
+            elif op in PASS_THROUGH_OPS:
+                frontier.add(node_id)
+        if not frontier:
+            break
+    return found
+
+
 class TransposeSinking(MiddleReplacementPattern):
     id = 'TransposeSinking'
 
     def find_and_replace_pattern(self, graph: Graph):
         changed = True
         budget = 20 * graph.number_of_nodes() + 100  # every move goes downstream; this only guards bugs
+        # Transposes that could not move and whose surroundings have not changed since: trying
+        # them again would fail again, so a pass skips them (the moves made are those of trying
+        # every Transpose in every pass, in the same order).
+        stuck = set()
         while changed and budget > 0:
             changed = False
             for transpose in graph.get_op_nodes(op='Transpose'):
-                if transpose.id not in graph:
+                if transpose.id not in graph or transpose.id in stuck:
                     continue
-                if self._sink_one(graph, transpose):
+                with graph.track_edits() as edited:
+                    moved = self._sink_one(graph, transpose)
+                if moved:
                     changed = True
                     self.match_count += 1
                     budget -= 1
+                    stuck -= _transposes_seeing(graph, edited)
+                else:
+                    stuck.add(transpose.id)
         for transpose in graph.get_op_nodes(op='Transpose'):
             if transpose.id in graph and self._to_reshape(graph, transpose):
                 self.match_count += 1

@@ -13,6 +13,7 @@ in the number of Pack nodes, not in the size of the graph. The index stays right
 attribute is written (``node.op = x``, ``node['op'] = x``, ``graph.nodes[n]['op'] = x``),
 because node attribute dicts report writes to the indexed keys.
 """
+import contextlib
 import heapq
 import itertools
 import logging as log
@@ -96,6 +97,8 @@ class Graph(nx.MultiDiGraph):
         self._next_seq = itertools.count()
         #: bumped by every structural edit, so the pipeline knows when clean-up is worth running
         self.version = 0
+        #: a set while ``track_edits`` runs: the nodes whose edges were added or removed
+        self.edited = None
         super().__init__(incoming_graph_data, **attr)
         self.graph.setdefault('stage', 'front')
 
@@ -135,6 +138,26 @@ class Graph(nx.MultiDiGraph):
                 self._reindex(node_id, key, attrs[key], None)
         self._seq.pop(node_id, None)
 
+    @contextlib.contextmanager
+    def track_edits(self):
+        """Collect, in the yielded set, every node an edge is added to or removed from (both ends,
+        and the neighbours of removed nodes) while the ``with`` block runs. Passes that re-examine
+        only the part of the graph a change touched use it instead of rescanning everything."""
+        outer = self.edited
+        self.edited = edited = set()
+        try:
+            yield edited
+        finally:
+            self.edited = outer
+            if outer is not None:
+                outer.update(edited)
+
+    def _note_removal(self, n):
+        if self.edited is not None and n in self._node:
+            self.edited.add(n)
+            self.edited.update(self._pred[n])
+            self.edited.update(self._succ[n])
+
     def add_node(self, node_for_adding, **attr):
         self.version += 1
         super().add_node(node_for_adding, **attr)
@@ -151,6 +174,8 @@ class Graph(nx.MultiDiGraph):
 
     def add_edge(self, u_for_edge, v_for_edge, key=None, **attr):
         self.version += 1
+        if self.edited is not None:
+            self.edited.update((u_for_edge, v_for_edge))
         new = [n for n in (u_for_edge, v_for_edge) if n not in self._node]
         result = super().add_edge(u_for_edge, v_for_edge, key, **attr)
         for node_id in new:
@@ -159,21 +184,29 @@ class Graph(nx.MultiDiGraph):
 
     def remove_node(self, n):
         self.version += 1
+        self._note_removal(n)
         self._unindex_node(n)
         super().remove_node(n)
 
     def remove_edge(self, u, v, key=None):
         self.version += 1
+        if self.edited is not None:
+            self.edited.update((u, v))
         super().remove_edge(u, v, key)
 
     def remove_edges_from(self, ebunch):
         self.version += 1
+        if self.edited is not None:
+            ebunch = list(ebunch)
+            for edge in ebunch:
+                self.edited.update(edge[:2])
         super().remove_edges_from(ebunch)
 
     def remove_nodes_from(self, nodes):
         self.version += 1
         nodes = [n for n in nodes if n in self._node]
         for n in nodes:
+            self._note_removal(n)
             self._unindex_node(n)
         super().remove_nodes_from(nodes)
 
