@@ -16,6 +16,7 @@ replacers in it (the seeds' ``YoloRegionAddon`` runs after ``NoOpEraser``) runs 
 phase proper instead, before ``FrontFinish``.
 """
 import logging as log
+import re
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from mo.graph.graph import Graph, Node
 from mo.ops.op import Op
 from mo.utils.custom_replacement_config import descriptions_of
 from mo.utils.error import Error
+
+#: what an attribute of the IR's <data> element may be called (an XML name without namespaces)
+_IR_ATTRIBUTE_NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_.-]*$')
 
 #: node attributes that a description's custom_attributes may not overwrite
 RESERVED_ATTRS = ('name', 'type', 'op', 'version', 'kind', 'infer', 'type_infer', 'in_ports_count',
@@ -181,6 +185,9 @@ def replace_with_op(graph: Graph, match, op_name: str = None):
     for key, value in custom.items():
         if key in RESERVED_ATTRS:
             raise Error('{}: custom_attributes.{} would overwrite the node\'s own "{}"', desc.where(), key, key)
+        if not _IR_ATTRIBUTE_NAME.match(key):
+            raise Error('{}: custom_attributes key "{}" cannot be an IR attribute name (letters, digits, "_", "-", '
+                        '"." only, not starting with a digit)', desc.where(), key)
         if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
             raise Error('{}: custom_attributes.{} is a nested structure; an IR attribute must be a number, '
                         'a string, a boolean or a list of them', desc.where(), key)
