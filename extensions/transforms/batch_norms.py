@@ -11,7 +11,7 @@ A weight or bias Const that something else also reads is copied, never changed i
 """
 import numpy as np
 
-from extensions.transforms.fold_constants import data_in_edges, data_out_edges, node_names
+from extensions.transforms.fold_constants import data_in_edges, node_names
 from mo.front.tf import dtypes
 from mo.front.tf.attrs import decode_attr
 from mo.front.tf.node_def import add_tf_node, make_node_def

@@ -99,7 +99,6 @@ def convolve_transposed(x, w, strides, dilations, pads_begin, out_spatial):
     Each input pixel scatters ``w`` into a full-size output; the result is the window of it that
     starts at ``pads_begin`` (cells past the full output are zero, like ``output_padding``).
     """
-    rank = x.ndim - 2
     in_sp, kernel = x.shape[2:], w.shape[2:]
     full = [(i - 1) * s + (k - 1) * d + 1 for i, s, k, d in zip(in_sp, strides, kernel, dilations)]
     size = [max(f, b + o) for f, b, o in zip(full, pads_begin, out_spatial)]

@@ -316,12 +316,10 @@ class Selu(Op):
     @staticmethod
     def infer(node):
         alpha, lam = node.in_port(1).data.get_value(), node.in_port(2).data.get_value()
-        fn = None
-        if alpha is not None and lam is not None:
-            def fn(x):
-                x64 = x.astype(np.float64)
-                return (lam * np.where(x64 > 0, x64, alpha * np.expm1(np.minimum(x64, 0)))).astype(x.dtype)
-        copy_shape_infer(node, fn)
+        def selu(x):
+            x64 = x.astype(np.float64)
+            return (lam * np.where(x64 > 0, x64, alpha * np.expm1(np.minimum(x64, 0)))).astype(x.dtype)
+        copy_shape_infer(node, selu if alpha is not None and lam is not None else None)
 
 
 # ----- TensorFlow ops kept as such until a front or middle replacer lowers them ------------------------

@@ -9,7 +9,6 @@ import numpy as np
 
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
-from mo.graph.graph import Node
 from mo.ops import reduce
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat

@@ -3,14 +3,10 @@ import collections
 import difflib
 import logging as log
 
-import numpy as np
-
 from mo.front.extractor import extractor_for
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf.input_spec import parse_input, parse_input_shapes, parse_output
 from mo.graph.graph import Graph, Node
-from mo.ops.const import Const
-from mo.ops.parameter import Parameter
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
 
