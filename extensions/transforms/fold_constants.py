@@ -39,7 +39,8 @@ def node_names(names) -> set:
 
 def data_in_edges(graph, node_id) -> list:
     """``(source, out_port, in_port)`` of the data inputs of ``node_id``, by input position."""
-    edges = [(u, d.get('out', 0), d['in']) for u, _, d in graph.in_edges(node_id, data=True)
+    # the adjacency dicts directly: networkx's edge views dominate the cost of these helpers
+    edges = [(u, d.get('out', 0), d['in']) for u, keyed in graph._pred[node_id].items() for d in keyed.values()
              if not d.get('control_flow_edge')]
     edges.sort(key=lambda e: e[2])
     return edges
@@ -47,7 +48,7 @@ def data_in_edges(graph, node_id) -> list:
 
 def data_out_edges(graph, node_id) -> list:
     """``(consumer, out_port, in_port)`` of every data use of ``node_id``'s outputs."""
-    return [(v, d.get('out', 0), d['in']) for _, v, d in graph.out_edges(node_id, data=True)
+    return [(v, d.get('out', 0), d['in']) for v, keyed in graph._succ[node_id].items() for d in keyed.values()
             if not d.get('control_flow_edge')]
 
 

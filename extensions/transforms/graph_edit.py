@@ -37,21 +37,26 @@ def is_control(edge: dict) -> bool:
     return bool(edge.get('control_flow_edge'))
 
 
+def _in_edges(graph, node_id):
+    """``(source, key, attrs)`` of every edge into ``node_id``, straight from the adjacency dicts
+    (networkx's edge views cost more than the loops here; a NoOp may have hundreds of inputs)."""
+    return [(u, k, d) for u, keyed in graph._pred[node_id].items() for k, d in keyed.items()]
+
+
 def data_inputs(graph, node_id) -> list:
     """``(source, out_port, in_port, key)`` of the data inputs of ``node_id``, by input port."""
-    edges = [(u, d.get('out', 0), d['in'], k) for u, _, k, d in graph.in_edges(node_id, keys=True, data=True)
-             if not is_control(d)]
+    edges = [(u, d.get('out', 0), d['in'], k) for u, k, d in _in_edges(graph, node_id) if not is_control(d)]
     return sorted(edges, key=lambda e: e[2])
 
 
 def control_inputs(graph, node_id) -> list:
     """Sources of the control inputs of ``node_id``, in control-input order."""
-    edges = [(d.get('control_index', 1 << 30), u) for u, _, d in graph.in_edges(node_id, data=True) if is_control(d)]
+    edges = [(d.get('control_index', 1 << 30), u) for u, _, d in _in_edges(graph, node_id) if is_control(d)]
     return [u for _, u in sorted(edges, key=lambda e: (e[0], str(e[1])))]
 
 
 def next_control_index(graph, node_id) -> int:
-    indices = [d.get('control_index', -1) for _, _, d in graph.in_edges(node_id, data=True) if is_control(d)]
+    indices = [d.get('control_index', -1) for _, _, d in _in_edges(graph, node_id) if is_control(d)]
     return max(indices, default=-1) + 1
 
 
@@ -64,7 +69,7 @@ def add_control_edge(graph, source, target) -> None:
 
 def renumber_controls(graph, node_id) -> None:
     """Make the control indices of ``node_id`` 0..n-1 again (keeping their order)."""
-    edges = sorted(((d.get('control_index', 1 << 30), str(u), d) for u, _, d in graph.in_edges(node_id, data=True)
+    edges = sorted(((d.get('control_index', 1 << 30), str(u), d) for u, _, d in _in_edges(graph, node_id)
                     if is_control(d)), key=lambda e: (e[0], e[1]))
     for index, (_, _, data) in enumerate(edges):
         data['control_index'] = index

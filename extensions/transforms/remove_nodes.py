@@ -5,11 +5,13 @@ from mo.transforms.base import GraphTransform
 from mo.utils.error import Error
 
 
-def bypass_node(graph, node_id) -> bool:
+def bypass_node(graph, node_id, touched: set = None) -> bool:
     """Remove a single-data-input node, rewiring its consumers to its input; False if it cannot be.
 
     Data consumers read the input tensor instead; control consumers depend on the input's node;
     the node's own control inputs move to its consumers, so no ordering constraint is lost.
+    Consumers whose control inputs changed are renumbered here, or added to ``touched`` for the
+    caller to renumber once (a NoOp can depend on hundreds of removed nodes).
     """
     inputs = data_inputs(graph, node_id)
     if len(inputs) != 1:
@@ -30,7 +32,10 @@ def bypass_node(graph, node_id) -> bool:
     for consumer in dict.fromkeys(consumers):
         for control in own_controls:
             add_control_edge(graph, control, consumer)
-        renumber_controls(graph, consumer)
+        if touched is None:
+            renumber_controls(graph, consumer)
+        else:
+            touched.add(consumer)
     graph.remove_node(node_id)
     return True
 
@@ -45,10 +50,13 @@ class RemoveNodes(GraphTransform):
         if not ops:
             raise Error('remove_nodes needs at least one "op" argument, e.g. remove_nodes(op=Identity)')
         keep = protected_nodes(context)
+        touched = set()
         for op in dict.fromkeys(ops):
             for node_id in graph.nodes_by_attr('op', op):
                 if node_id not in keep and graph.nodes[node_id].get('kind') == 'op':
-                    bypass_node(graph, node_id)
+                    bypass_node(graph, node_id, touched)
+        for consumer in sorted(touched & set(graph.nodes)):
+            renumber_controls(graph, consumer)
 
 
 class RemoveControlDependencies(GraphTransform):
