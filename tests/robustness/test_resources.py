@@ -14,19 +14,24 @@ def _const(name, array):
                                                               'type'), 'value': encode_attr(array)})
 
 
-def test_constant_that_would_fold_into_gigabytes_is_left_as_a_computation(tmp_path):
-    # Fill([40000, 40000], 1.0) + x: folding would need 6.4 GB
+def fill_plus_input(path, dims, input_shape):
+    """A model file computing ``x + Fill(dims, 1.0)``: the Fill folds to a constant of ``dims``."""
     gd = GraphDef()
-    gd.node.add().CopyFrom(_const('dims', np.array([40000, 40000], np.int32)))
+    gd.node.add().CopyFrom(_const('dims', np.array(dims, np.int32)))
     gd.node.add().CopyFrom(_const('one', np.array(1.0, np.float32)))
     gd.node.add().CopyFrom(make_node_def('fill', 'Fill', {'T': encode_attr(DT_FLOAT, 'type'),
                                                           'index_type': encode_attr(DT_INT32, 'type')},
                                          inputs=['dims', 'one']))
     gd.node.add().CopyFrom(make_node_def('x', 'Placeholder', {'dtype': encode_attr(DT_FLOAT, 'type'),
-                                                              'shape': encode_attr([1, 40000], 'shape')}))
+                                                              'shape': encode_attr(input_shape, 'shape')}))
     gd.node.add().CopyFrom(make_node_def('add', 'AddV2', {'T': encode_attr(DT_FLOAT, 'type')}, inputs=['x', 'fill']))
-    model = tmp_path / 'big.pb'
-    model.write_bytes(gd.SerializeToString())
+    path.write_bytes(gd.SerializeToString())
+    return path
+
+
+def test_constant_that_would_fold_into_gigabytes_is_left_as_a_computation(tmp_path):
+    # Fill([40000, 40000], 1.0) + x: folding would need 6.4 GB
+    model = fill_plus_input(tmp_path / 'big.pb', [40000, 40000], [1, 40000])
     code, _, err = run_cli(['convert', '--input_model', str(model), '--output_dir', str(tmp_path / 'ir')])
     assert code == 0, err
     assert 'max_constant_size' in err  # the warning says what was left unfolded and why
@@ -34,17 +39,7 @@ def test_constant_that_would_fold_into_gigabytes_is_left_as_a_computation(tmp_pa
 
 
 def test_max_constant_size_option_lowers_the_limit(tmp_path):
-    gd = GraphDef()
-    gd.node.add().CopyFrom(_const('dims', np.array([64, 1024], np.int32)))
-    gd.node.add().CopyFrom(_const('one', np.array(1.0, np.float32)))
-    gd.node.add().CopyFrom(make_node_def('fill', 'Fill', {'T': encode_attr(DT_FLOAT, 'type'),
-                                                          'index_type': encode_attr(DT_INT32, 'type')},
-                                         inputs=['dims', 'one']))
-    gd.node.add().CopyFrom(make_node_def('x', 'Placeholder', {'dtype': encode_attr(DT_FLOAT, 'type'),
-                                                              'shape': encode_attr([64, 1024], 'shape')}))
-    gd.node.add().CopyFrom(make_node_def('add', 'AddV2', {'T': encode_attr(DT_FLOAT, 'type')}, inputs=['x', 'fill']))
-    model = tmp_path / 'm.pb'
-    model.write_bytes(gd.SerializeToString())
+    model = fill_plus_input(tmp_path / 'm.pb', [64, 1024], [64, 1024])
     code, _, err = run_cli(['convert', '--input_model', str(model), '--output_dir', str(tmp_path / 'a')])
     assert code == 0, err
     folded = (tmp_path / 'a' / 'm.bin').stat().st_size

@@ -6,7 +6,6 @@ their TF names as internal ops (with ``data_type`` from ``T``) for ``tf_elementw
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.ops import activation_ops, elementwise, elementwise_more
-from mo.ops.elementwise_more import bool_type_infer
 
 #: TF op type -> (mo Op class, extra attrs)
 _BINARY = {
@@ -16,10 +15,6 @@ _BINARY = {
     'FloorMod': elementwise_more.FloorMod,
     'LessEqual': elementwise_more.LessEqual, 'GreaterEqual': elementwise_more.GreaterEqual,
     'NotEqual': elementwise_more.NotEqual, 'LogicalOr': elementwise_more.LogicalOr,
-}
-
-#: comparisons whose mo class predates bool type inference: the extractor attaches it
-_BOOL_BINARY = {
     'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
     'LogicalAnd': elementwise.LogicalAnd,
 }
@@ -41,15 +36,6 @@ class BinaryElementwiseExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         _BINARY[node.op].update_node_stat(node, {})
-        return True
-
-
-class BoolBinaryElementwiseExtractor(FrontExtractorOp):
-    op = sorted(_BOOL_BINARY)
-
-    @classmethod
-    def extract(cls, node):
-        _BOOL_BINARY[node.op].update_node_stat(node, {'type_infer': bool_type_infer})
         return True
 
 

@@ -165,41 +165,27 @@ class FusedBatchNormExtractor(FrontExtractorOp):
         return True
 
 
-class ReluExtractor(FrontExtractorOp):
-    op = 'Relu'
+#: TF ops that map onto one mo op with fixed attributes (Selu's constants are TensorFlow's;
+#: ``extensions/front/tf/nn_lowering.py`` turns them into inputs)
+_FIXED = {
+    'Relu': (ReLU, {}),
+    'Relu6': (Clamp, {'min': 0.0, 'max': 6.0}),
+    'Elu': (Elu, {'alpha': 1.0}),
+    'Selu': (Selu, {'alpha': 1.6732632423543772848170429916717, 'lambda': 1.0507009873554804934193349852946}),
+    'Softplus': (SoftPlus, {}),
+    'Softmax': (Softmax, {'axis': -1}),
+    'LogSoftmax': (LogSoftmax, {'axis': -1}),
+}
+
+
+class FixedAttributesExtractor(FrontExtractorOp):
+    """The ops of ``_FIXED``: no TF attribute to read."""
+    op = sorted(_FIXED)
 
     @classmethod
     def extract(cls, node):
-        ReLU.update_node_stat(node, {})
-        return True
-
-
-class Relu6Extractor(FrontExtractorOp):
-    op = 'Relu6'
-
-    @classmethod
-    def extract(cls, node):
-        Clamp.update_node_stat(node, {'min': 0.0, 'max': 6.0})
-        return True
-
-
-class EluExtractor(FrontExtractorOp):
-    op = 'Elu'
-
-    @classmethod
-    def extract(cls, node):
-        Elu.update_node_stat(node, {'alpha': 1.0})
-        return True
-
-
-class SeluExtractor(FrontExtractorOp):
-    """The constants are TensorFlow's; ``extensions/front/tf/activations.py`` makes them inputs."""
-    op = 'Selu'
-
-    @classmethod
-    def extract(cls, node):
-        Selu.update_node_stat(node, {'alpha': 1.6732632423543772848170429916717,
-                                     'lambda': 1.0507009873554804934193349852946})
+        op_class, attrs = _FIXED[node.op]
+        op_class.update_node_stat(node, dict(attrs))
         return True
 
 
@@ -227,15 +213,6 @@ class SoftmaxExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         Softmax.update_node_stat(node, {'axis': -1})
-        return True
-
-
-class LogSoftmaxExtractor(FrontExtractorOp):
-    op = 'LogSoftmax'
-
-    @classmethod
-    def extract(cls, node):
-        LogSoftmax.update_node_stat(node, {'axis': -1})
         return True
 
 
