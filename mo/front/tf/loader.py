@@ -11,14 +11,8 @@ from mo.utils.error import Error
 
 
 def default_graph_class():
-    """``mo.graph.graph.Graph``, or ``networkx.MultiDiGraph`` while that module does not exist yet."""
-    try:
-        from mo.graph.graph import Graph
-    except ModuleNotFoundError as e:
-        if e.name not in ('mo.graph.graph',):
-            raise
-        import networkx
-        return networkx.MultiDiGraph
+    """``mo.graph.graph.Graph`` (imported late: the graph module is not needed to read GraphDefs)."""
+    from mo.graph.graph import Graph
     return Graph
 
 
