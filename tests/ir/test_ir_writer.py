@@ -189,6 +189,18 @@ def test_tensor_names_are_escaped_and_found_by_openvino(core, tmp_path):
     assert model.output('odd,name').get_any_name()
 
 
+
+def test_xml_special_characters_in_names_survive(core, tmp_path):
+    graph = graphs.add_relu()
+    odd = 'a&b <c> "d"\te\nf'
+    graph.nodes['relu/out']['tensor_names'] = [odd]
+    graph.nodes['relu']['name'] = 'relu & <co>'
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    model = core.read_model(xml_path)
+    assert odd in model.outputs[0].get_names()
+    assert 'relu & <co>' in {op.get_friendly_name() for op in model.get_ops()}
+
+
 # ----- determinism ------------------------------------------------------------------------------
 
 _DIGEST_SCRIPT = r'''

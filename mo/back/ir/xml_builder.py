@@ -5,7 +5,6 @@ shape OpenVINO reads: ``<net version="11">`` with ``<layers>``, ``<edges>`` and 
 Attribute order is the order of the records, so equal records give byte-identical text.
 """
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
@@ -61,32 +60,79 @@ def xml_tag(name: str) -> str:
     return tag if _XML_NAME.match(tag) else '_' + tag
 
 
-def _port_element(parent, port: PortRecord):
-    attrs = {'id': str(port.id), 'precision': port.precision}
+_ATTR_ESCAPES = (('&', '&amp;'), ('<', '&lt;'), ('>', '&gt;'), ('"', '&quot;'),
+                 ('\r', '&#13;'), ('\n', '&#10;'), ('\t', '&#09;'))
+_ATTR_SPECIAL = re.compile('[&<>"\r\n\t]')
+
+
+def _attr_value(text: str) -> str:
+    if not _ATTR_SPECIAL.search(text):  # the common case: names and numbers
+        return text
+    for char, entity in _ATTR_ESCAPES:
+        text = text.replace(char, entity)
+    return text
+
+
+class _Lines:
+    """Indented XML text, one element or tag per line, tabs for depth (what OpenVINO writes too).
+
+    Written out directly rather than through ElementTree: on a model of a few thousand layers,
+    building and serializing the element tree took longer than the rest of the IR writer.
+    """
+
+    def __init__(self):
+        self.lines = []
+
+    def empty(self, depth: int, tag: str, attrs):
+        self.lines.append('{}<{}{} />'.format('\t' * depth, tag, _attr_text(attrs)))
+
+    def open(self, depth: int, tag: str, attrs=()):
+        self.lines.append('{}<{}{}>'.format('\t' * depth, tag, _attr_text(attrs)))
+
+    def close(self, depth: int, tag: str):
+        self.lines.append('{}</{}>'.format('\t' * depth, tag))
+
+    def text(self, depth: int, tag: str, text: str):
+        self.lines.append('{0}<{1}>{2}</{1}>'.format('\t' * depth, tag, text))
+
+
+def _attr_text(attrs) -> str:
+    return ''.join(' {}="{}"'.format(key, _attr_value(value)) for key, value in attrs)
+
+
+def _port(out: _Lines, depth: int, port: PortRecord):
+    attrs = [('id', str(port.id)), ('precision', port.precision)]
     if port.names:
-        attrs['names'] = join_tensor_names(port.names)
-    element = ET.SubElement(parent, 'port', attrs)
-    for dim in port.dims:
-        ET.SubElement(element, 'dim').text = str(int(dim))
+        attrs.append(('names', join_tensor_names(port.names)))
+    if not port.dims:
+        out.empty(depth, 'port', attrs)
+        return
+    out.open(depth, 'port', attrs)
+    indent = '\t' * (depth + 1)
+    out.lines.extend('{}<dim>{}</dim>'.format(indent, int(dim)) for dim in port.dims)
+    out.close(depth, 'port')
 
 
-def _layer_element(parent, layer: LayerRecord):
-    element = ET.SubElement(parent, 'layer', {'id': str(layer.id), 'name': layer.name, 'type': layer.type,
-                                              'version': layer.version})
+def _layer(out: _Lines, layer: LayerRecord):
+    attrs = (('id', str(layer.id)), ('name', layer.name), ('type', layer.type), ('version', layer.version))
+    if not (layer.data or layer.rt_info or layer.inputs or layer.outputs):
+        out.empty(2, 'layer', attrs)
+        return
+    out.open(2, 'layer', attrs)
     if layer.data:
-        ET.SubElement(element, 'data', dict(layer.data))
+        out.empty(3, 'data', layer.data)
     if layer.rt_info:
-        rt_info = ET.SubElement(element, 'rt_info')
+        out.open(3, 'rt_info')
         for name, version in layer.rt_info:
-            ET.SubElement(rt_info, 'attribute', {'name': name, 'version': version})
-    if layer.inputs:
-        inputs = ET.SubElement(element, 'input')
-        for port in layer.inputs:
-            _port_element(inputs, port)
-    if layer.outputs:
-        outputs = ET.SubElement(element, 'output')
-        for port in layer.outputs:
-            _port_element(outputs, port)
+            out.empty(4, 'attribute', (('name', name), ('version', version)))
+        out.close(3, 'rt_info')
+    for tag, ports in (('input', layer.inputs), ('output', layer.outputs)):
+        if ports:
+            out.open(3, tag)
+            for port in ports:
+                _port(out, 4, port)
+            out.close(3, tag)
+    out.close(2, 'layer')
 
 
 def build_xml(net_name: str, layers: List[LayerRecord], edges: List[EdgeRecord],
@@ -96,24 +142,34 @@ def build_xml(net_name: str, layers: List[LayerRecord], edges: List[EdgeRecord],
     ``rt_info`` is a list of ``(key, value)``: a string value becomes ``<key value="..."/>``, a
     list of pairs becomes a ``<key>`` element holding one such element per pair.
     """
-    net = ET.Element('net', {'name': net_name, 'version': IR_VERSION})
-    layers_element = ET.SubElement(net, 'layers')
-    for layer in layers:
-        _layer_element(layers_element, layer)
-    edges_element = ET.SubElement(net, 'edges')
-    for edge in edges:
-        ET.SubElement(edges_element, 'edge', {
-            'from-layer': str(edge.from_layer), 'from-port': str(edge.from_port),
-            'to-layer': str(edge.to_layer), 'to-port': str(edge.to_port)})
-    rt_element = ET.SubElement(net, 'rt_info')
-    _rt_info_items(rt_element, rt_info or [])
-    ET.indent(net, space='\t')
-    return b'<?xml version="1.0"?>\n' + ET.tostring(net, encoding='utf-8', xml_declaration=False) + b'\n'
+    out = _Lines()
+    out.lines.append('<?xml version="1.0"?>')
+    out.open(0, 'net', (('name', net_name), ('version', IR_VERSION)))
+    for tag, count in (('layers', len(layers)), ('edges', len(edges))):
+        if not count:
+            out.empty(1, tag, ())
+            continue
+        out.open(1, tag)
+        if tag == 'layers':
+            for layer in layers:
+                _layer(out, layer)
+        else:
+            out.lines.extend('\t\t<edge from-layer="{}" from-port="{}" to-layer="{}" to-port="{}" />'.format(
+                e.from_layer, e.from_port, e.to_layer, e.to_port) for e in edges)
+        out.close(1, tag)
+    _rt_info_items(out, 1, 'rt_info', rt_info or [])
+    out.close(0, 'net')
+    return ('\n'.join(out.lines) + '\n').encode('utf-8')
 
 
-def _rt_info_items(parent, items):
+def _rt_info_items(out: _Lines, depth: int, tag: str, items):
+    if not items:
+        out.empty(depth, tag, ())
+        return
+    out.open(depth, tag)
     for key, value in items:
         if isinstance(value, (list, tuple)):
-            _rt_info_items(ET.SubElement(parent, xml_tag(key)), value)
+            _rt_info_items(out, depth + 1, xml_tag(key), value)
         else:
-            ET.SubElement(parent, xml_tag(key), {'value': str(value)})
+            out.empty(depth + 1, xml_tag(key), (('value', str(value)),))
+    out.close(depth, tag)
