@@ -387,23 +387,25 @@ class TransposeSinking(MiddleReplacementPattern):
     @staticmethod
     def _move_below(graph, transpose, node, order, new_inputs) -> bool:
         """Feed ``node`` from ``transpose``'s input (and ``new_inputs``: port -> output port),
-        and put a Transpose with the same order after it."""
+        and move ``transpose``, order and all, to ``node``'s output."""
         origin = transpose.in_port(0).get_source()
-        for port in [p for p in node.in_ports().values() if p.get_source() == transpose.out_port(0)]:
+        reader = transpose.out_port(0)
+        for port in [p for p in node.in_ports().values() if p.get_source() == reader]:
             port.disconnect()
             origin.connect(port)
         for idx, source in new_inputs.items():
             node.in_port(idx).disconnect()
             source.connect(node.in_port(idx))
-        moved = Transpose(graph, {'name': node.soft_get('name', node.id) + '/transpose'}).create_node()
-        node.out_port(0).get_connection().insert_node(moved)
-        _set_order(graph, moved, order)
+        # moved rather than rebuilt: a new Transpose and order Const per step cost more than the rest
+        transpose.in_port(0).disconnect()
+        reader.remove_tensor_names()  # they named the tensor it wrote where it was
+        transpose['name'] = node.soft_get('name', node.id) + '/transpose'
+        node.out_port(0).get_connection().insert_node(transpose)
         names = node.out_port(0).get_tensor_names()
         if names:
-            moved.out_port(0).add_tensor_names(names)
-        _remove_if_dead(transpose)
+            reader.add_tensor_names(names)
         infer_node(node)
-        infer_node(moved)
+        infer_node(transpose)
         return True
 
     def _through_binary(self, graph, transpose, node, idx, order) -> bool:

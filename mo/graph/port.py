@@ -244,6 +244,10 @@ class Port:
             return source.get_tensor_names() if source else []
         return list(self.node._port_table('out').get(self.idx, {}).get('tensor_names', []))
 
+    def remove_tensor_names(self) -> list:
+        """Forget the tensor names of this output port; returns them."""
+        return self.node._port_table('out').get(self.idx, {}).pop('tensor_names', [])
+
     def add_tensor_names(self, names):
         entry = self.node._port_table('out').setdefault(self.idx, {})
         existing = entry.setdefault('tensor_names', [])
