@@ -188,10 +188,31 @@ class Graph(nx.MultiDiGraph):
             self.edited.update(self._pred[n])
             self.edited.update(self._succ[n])
 
+    # add_node and add_edge write networkx's adjacency dicts directly, as networkx's own
+    # MultiDiGraph methods do (same structure, same edge keys): conversions call them tens of
+    # thousands of times, and the generic versions plus re-binding cost twice as much.
     def add_node(self, node_for_adding, **attr):
         self.version += 1
-        super().add_node(node_for_adding, **attr)
-        self._bind_node(node_for_adding)
+        node_id = node_for_adding
+        attrs = self._node.get(node_id)
+        if attrs is not None:
+            attrs.update(attr)  # keeps the index right
+        else:
+            if node_id is None:
+                raise ValueError('None cannot be a node')
+            self._succ[node_id] = {}
+            self._pred[node_id] = {}
+            attrs = self._node[node_id] = _NodeAttrs(attr)
+            attrs._bind(self, node_id)
+            self._seq[node_id] = next(self._next_seq)
+            for key in _INDEXED.intersection(attr):
+                self._reindex(node_id, key, None, attr[key])
+        self._clear_networkx_cache()
+
+    def _clear_networkx_cache(self):
+        cache = self.__dict__.get('__networkx_cache__')  # networkx >= 3.3 caches per graph
+        if cache:
+            cache.clear()
 
     def add_nodes_from(self, nodes_for_adding, **attr):
         nodes = list(nodes_for_adding)
@@ -204,13 +225,28 @@ class Graph(nx.MultiDiGraph):
 
     def add_edge(self, u_for_edge, v_for_edge, key=None, **attr):
         self.version += 1
+        u, v = u_for_edge, v_for_edge
         if self.edited is not None:
-            self.edited.update((u_for_edge, v_for_edge))
-        new = [n for n in (u_for_edge, v_for_edge) if n not in self._node]
-        result = super().add_edge(u_for_edge, v_for_edge, key, **attr)
-        for node_id in new:
-            self._bind_node(node_id)
-        return result
+            self.edited.update((u, v))
+        succ = self._succ
+        if u not in succ:
+            self.add_node(u)
+        if v not in succ:
+            self.add_node(v)
+        keydict = succ[u].get(v)
+        if keydict is None:
+            keydict = succ[u][v] = self._pred[v][u] = {}  # one dict shared by both directions
+        if key is None:
+            key = len(keydict)
+            while key in keydict:
+                key += 1
+        existing = keydict.get(key)
+        if existing is None:
+            keydict[key] = attr
+        else:
+            existing.update(attr)
+        self._clear_networkx_cache()
+        return key
 
     def remove_node(self, n):
         self.version += 1
