@@ -82,15 +82,19 @@ class TFLoader(LoadReplacementPattern):
         if graph.number_of_nodes():
             return  # the caller loaded the model already (API use)
         from mo.front.tf.loader import graph_def_to_graph
-        from mo.front.tf.graphdef_io import read_graph_def, parse_graph_def_bytes
+        from mo.front.tf.graphdef_io import read_graph_def_and_bytes, parse_graph_def_bytes
+        from mo.front.tf.wire import const_contents
         params = _params(graph)
+        contents = None
         if params.get('graph_def_bytes') is not None:
             graph_def = parse_graph_def_bytes(params['graph_def_bytes'], params.get('input_model') or '<bytes>')
         else:
             if not params.get('input_model'):
                 raise UsageError('--input_model is required')
-            graph_def = read_graph_def(params['input_model'])
-        graph_def_to_graph(graph_def, graph, node_order=canonical_order(graph_def))
+            graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
+            # the weights stay in the file's bytes (numpy views) instead of copies out of the message
+            contents = const_contents(data) if binary else None
+        graph_def_to_graph(graph_def, graph, node_order=canonical_order(graph_def), const_contents=contents)
         graph.check_acyclic()
         self.match_count = graph.number_of_nodes()
 

@@ -97,7 +97,11 @@ def parse_graph_def_bytes(data: bytes, name: str = '<bytes>', text: bool = None)
     ``text`` forces the format: True for protobuf text, False for binary; ``None`` tries the
     likelier one first (by content) and then the other.
     """
-    data = bytes(data)
+    return _parse_either(bytes(data), name, text)[0]
+
+
+def _parse_either(data: bytes, name: str, text: bool = None):
+    """``(graph_def, as_text)``: ``data`` parsed in the format it is in (see parse_graph_def_bytes)."""
     if not data.strip():
         raise Error('Cannot read the TensorFlow model "{}": the file is empty', name)
     if text is None:
@@ -108,7 +112,7 @@ def parse_graph_def_bytes(data: bytes, name: str = '<bytes>', text: bool = None)
     for as_text in order:
         graph_def, problems[as_text] = (_parse_text if as_text else _parse_binary)(data, name)
         if graph_def is not None:
-            return graph_def
+            return graph_def, as_text
     # Both failed: report the failure of the format the data most resembles.
     problem = problems[True] if _looks_like_text(data) else problems[False]
     raise Error('Cannot read the TensorFlow model "{}": {}', name, problem)
@@ -135,6 +139,12 @@ def read_graph_def(path) -> GraphDef:
     The file extension is the first guess at the format (``.pbtxt`` and friends: text, ``.pb``:
     binary), the content decides when the guess fails. Any problem raises one ``Error``.
     """
+    return read_graph_def_and_bytes(path)[0]
+
+
+def read_graph_def_and_bytes(path):
+    """``(graph_def, data, binary)``: the model as ``read_graph_def`` reads it, the file's bytes,
+    and whether they parsed as the binary format (then ``mo.front.tf.wire`` can find weights in them)."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise Error('Cannot read the TensorFlow model "{}": the file does not exist', path)
@@ -150,8 +160,9 @@ def read_graph_def(path) -> GraphDef:
     if hint is not None and not _blank(data):
         graph_def, problem = (_parse_text if hint else _parse_binary)(data, path)
         if graph_def is not None:
-            return graph_def
-    return parse_graph_def_bytes(data, path)
+            return graph_def, data, not hint
+    graph_def, as_text = _parse_either(data, path)
+    return graph_def, data, not as_text
 
 
 def serialize_graph_def(graph_def, as_text: bool = False) -> bytes:

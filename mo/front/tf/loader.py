@@ -20,13 +20,15 @@ def _optional_field(graph_def, field):
     return getattr(graph_def, field) if graph_def.HasField(field) else None
 
 
-def graph_def_to_graph(graph_def, graph=None, graph_class=None, node_order=None):
+def graph_def_to_graph(graph_def, graph=None, graph_class=None, node_order=None, const_contents=None):
     """Load ``graph_def`` into ``graph`` (a new ``graph_class()``, default ``Graph``, if None).
 
     Nodes keep the GraphDef's order; node attrs hold the NodeDef messages themselves (no copy),
     Const values are numpy views of their tensors. A duplicate node name or an input naming a
     missing node raises ``Error``. TensorFlow's own GraphDef messages are accepted too.
     ``node_order`` (a list of the GraphDef's NodeDefs) loads the nodes in that order instead.
+    ``const_contents`` (``{name: bytes}``, see ``mo.front.tf.wire``) gives Const values without
+    copying them out of the message.
     """
     graph_def = coerce(graph_def, GraphDef)
     if graph is None:
@@ -39,7 +41,7 @@ def graph_def_to_graph(graph_def, graph=None, graph_class=None, node_order=None)
             raise Error('The GraphDef has a node without a name (op "{}")', pb.op)
         if name in graph:
             raise Error('The GraphDef has more than one node named "{}"', name)
-        graph.add_node(name, **op_node_attrs(pb))
+        graph.add_node(name, **op_node_attrs(pb, const_contents.get(name) if const_contents else None))
 
     # Edges after all nodes: an input may name a node defined further down.
     for pb in nodes:

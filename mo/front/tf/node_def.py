@@ -42,15 +42,16 @@ def format_input(source_name: str, port) -> str:
     return source_name if port == 0 else '{}:{}'.format(source_name, port)
 
 
-def op_node_attrs(pb) -> dict:
-    """The framework attributes of an op node made from NodeDef ``pb`` (no edges)."""
+def op_node_attrs(pb, content=None) -> dict:
+    """The framework attributes of an op node made from NodeDef ``pb`` (no edges); ``content``:
+    a Const's tensor_content bytes as found in the file, if known."""
     attrs = {'kind': 'op', 'name': pb.name, 'op': pb.op, 'device': pb.device, 'pb': pb}
     if pb.op == 'Const':
-        attach_const_value(attrs, pb)
+        attach_const_value(attrs, pb, content)
     return attrs
 
 
-def attach_const_value(attrs: dict, pb) -> None:
+def attach_const_value(attrs: dict, pb, content=None) -> None:
     """Set ``value`` and ``pb_value`` of a Const node from its ``value`` attr.
 
     Checked with ``in`` first: indexing a protobuf map inserts a missing key. A tensor of a dtype
@@ -65,7 +66,7 @@ def attach_const_value(attrs: dict, pb) -> None:
         attrs['value'] = attrs['pb_value'] = None
         return
     try:
-        value = tensor_to_numpy(attr.tensor)
+        value = tensor_to_numpy(attr.tensor, content=content)
     except Error as e:
         raise Error('Const node "{}": {}', pb.name, e) from None
     attrs['value'] = value

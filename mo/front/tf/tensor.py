@@ -98,10 +98,11 @@ def _typed_values(t, tf_dtype):
     return np.array(raw, dtype=storage)
 
 
-def tensor_to_numpy(t, limit: int = None) -> np.ndarray:
+def tensor_to_numpy(t, limit: int = None, content=None) -> np.ndarray:
     """The value of ``TensorProto`` ``t`` as a numpy array.
 
-    ``tensor_content`` is wrapped without copying (the array is then read-only). Typed value
+    ``tensor_content`` is wrapped without copying (the array is then read-only); ``content``, if
+    given, is that field's bytes as found in the serialized model (see ``mo.front.tf.wire``). Typed value
     lists are padded to the shape with their last value; materializing more than ``limit`` bytes
     (default ``MAX_MATERIALIZED_BYTES``) that way is refused with an ``Error``, as is
     ``tensor_content`` whose size disagrees with the shape and a dtype numpy cannot hold.
@@ -114,8 +115,9 @@ def tensor_to_numpy(t, limit: int = None) -> np.ndarray:
     count = math.prod(shape)
     storage = _storage(tf_dtype)
 
-    content = t.tensor_content
-    if content and tf_dtype != dt.DT_STRING:
+    if content is None:
+        content = t.tensor_content
+    if len(content) and tf_dtype != dt.DT_STRING:
         expected = count * storage.itemsize
         if len(content) != expected:
             raise Error('{} holds {} bytes of data, but its shape needs {} bytes',

@@ -1,0 +1,149 @@
+"""Where the weights are in a binary GraphDef: ``tensor_content`` spans of Const nodes.
+
+Reading a tensor's ``tensor_content`` from a parsed message copies it; for a model of 100 MB that
+copy (and the page faults of its fresh memory) costs as much as parsing. The bytes are already
+in the file we read, so the loader wraps them there instead: this module walks the protobuf wire
+format of the serialized GraphDef just far enough to find, for every ``Const`` node, the span of
+``attr["value"].tensor.tensor_content``.
+
+Field numbers (tensorflow/core/framework/*.proto): GraphDef.node = 1; NodeDef.name = 1, op = 2,
+attr = 5 (map entries: key = 1, value = 2); AttrValue.tensor = 8; TensorProto.tensor_content = 4.
+Anything this walk does not fully understand (a repeated field where protobuf would merge, a
+malformed length) yields no span for that node, and the loader reads the parsed message as before.
+"""
+
+_LENGTH_DELIMITED = 2
+
+
+class _Malformed(Exception):
+    pass
+
+
+def _varint(buf, pos: int):
+    """(value, position after it) of the varint at ``buf[pos]``."""
+    byte = buf[pos]
+    if byte < 0x80:  # most tags and lengths: one byte
+        return byte, pos + 1
+    result = shift = 0
+    while True:
+        byte = buf[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos
+        shift += 7
+        if shift > 63:
+            raise _Malformed()
+
+
+def _fields(buf, start: int, end: int):
+    """``(field number, wire type, value start, value end)`` of each field of ``buf[start:end]``."""
+    pos = start
+    while pos < end:
+        tag = buf[pos]
+        if tag < 0x80:
+            pos += 1
+        else:
+            tag, pos = _varint(buf, pos)
+        wire_type = tag & 7
+        if wire_type == _LENGTH_DELIMITED:
+            length = buf[pos]
+            if length < 0x80:
+                pos += 1
+            else:
+                length, pos = _varint(buf, pos)
+            value_end = pos + length
+        elif wire_type == 0:
+            _, value_end = _varint(buf, pos)
+        elif wire_type == 1:
+            value_end = pos + 8
+        elif wire_type == 5:
+            value_end = pos + 4
+        else:
+            raise _Malformed()  # groups: not in any message read here
+        if value_end > end:
+            raise _Malformed()
+        yield tag >> 3, wire_type, pos, value_end
+        pos = value_end
+    if pos != end:
+        raise _Malformed()
+
+
+def _only(buf, start, end, field):
+    """The single length-delimited ``field`` of a message, as (start, end); None if absent."""
+    found = None
+    for number, wire_type, value_start, value_end in _fields(buf, start, end):
+        if number == field:
+            if found is not None or wire_type != _LENGTH_DELIMITED:
+                raise _Malformed()  # protobuf would merge repeats: leave it to the real parser
+            found = (value_start, value_end)
+    return found
+
+
+def _const_content(buf, start, end):
+    """The tensor_content span of one NodeDef if it is a Const with one; else None."""
+    name = op = value_entry = None
+    for number, wire_type, value_start, value_end in _fields(buf, start, end):
+        if wire_type != _LENGTH_DELIMITED:
+            continue
+        if number == 1:
+            name = bytes(buf[value_start:value_end])
+        elif number == 2:
+            op = bytes(buf[value_start:value_end])
+            if op != b'Const':
+                return None, None
+        elif number == 5:
+            key = _only(buf, value_start, value_end, 1)
+            if key is not None and bytes(buf[key[0]:key[1]]) == b'value':
+                if value_entry is not None:
+                    raise _Malformed()
+                value_entry = (value_start, value_end)
+    if op != b'Const' or value_entry is None:
+        return name, None
+    attr_value = _only(buf, *value_entry, 2)
+    tensor = _only(buf, *attr_value, 8) if attr_value else None
+    content = _only(buf, *tensor, 4) if tensor else None
+    return name, content
+
+
+def _may_be_const(buf, pos: int, end: int) -> bool:
+    """False if the NodeDef in ``buf[pos:end]`` surely is no Const: a quick look at its leading
+    name and op fields (where serializers put them), so that other nodes cost next to nothing."""
+    while pos < end:
+        tag, pos = _varint(buf, pos)
+        if tag & 7 != _LENGTH_DELIMITED or tag >> 3 not in (1, 2):
+            return True  # an unusual layout: the full walk decides
+        length, pos = _varint(buf, pos)
+        if tag >> 3 == 2:
+            return buf[pos:pos + length] == b'Const'
+        pos += length
+    return False
+
+
+def const_contents(data) -> dict:
+    """``{node name: memoryview of its tensor_content}`` for the Const nodes of GraphDef bytes ``data``.
+
+    The views share ``data``'s memory. Nodes whose encoding is unusual are left out; so is
+    everything when ``data`` is not a well-formed binary GraphDef.
+    """
+    buf = memoryview(data)
+    result = {}
+    try:  # reading past the end (IndexError) is malformed data too
+        for number, wire_type, start, end in _fields(buf, 0, len(buf)):
+            if number != 1 or wire_type != _LENGTH_DELIMITED or not _may_be_const(buf, start, end):
+                continue
+            try:
+                name, content = _const_content(buf, start, end)
+            except (_Malformed, IndexError):
+                continue
+            if name is None or content is None:
+                continue
+            try:
+                key = name.decode('utf-8')
+            except UnicodeDecodeError:
+                continue
+            # a duplicate name is the loader's error to report: no span for it
+            result[key] = None if key in result else buf[content[0]:content[1]]
+    except (_Malformed, IndexError):
+        return {}
+    return {name: view for name, view in result.items() if view is not None}

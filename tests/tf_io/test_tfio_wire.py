@@ -1,0 +1,92 @@
+"""Finding Const weights in the serialized GraphDef agrees with the protobuf parser, or stays out."""
+import random
+
+import numpy as np
+import pytest
+
+from mo.front.tf.proto import GraphDef
+from mo.front.tf.tensor import numpy_to_tensor
+from mo.front.tf.wire import const_contents
+
+
+def _contents_by_parser(data: bytes) -> dict:
+    graph_def = GraphDef.FromString(data)
+    return {n.name: n.attr['value'].tensor.tensor_content for n in graph_def.node
+            if n.op == 'Const' and n.attr['value'].tensor.tensor_content}
+
+
+@pytest.mark.parametrize('fixture', ['v1_graph_def', 'keras_graph_def'])
+def test_spans_equal_what_the_parser_reads_in_tensorflows_files(request, fixture):
+    data = request.getfixturevalue(fixture).SerializeToString()
+    expected = _contents_by_parser(data)
+    found = const_contents(data)
+    assert expected, 'the fixture should have weights in tensor_content'
+    assert {name: bytes(view) for name, view in found.items()} == expected
+
+
+def _const(graph_def, name, array):
+    node = graph_def.node.add(name=name, op='Const')
+    node.attr['dtype'].type = 1
+    node.attr['value'].tensor.CopyFrom(numpy_to_tensor(array))
+    return node
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    """One length-delimited field (lengths below 128 here)."""
+    assert len(payload) < 128
+    return bytes([number << 3 | 2, len(payload)]) + payload
+
+
+def test_views_share_the_file_bytes():
+    graph_def = GraphDef()
+    _const(graph_def, 'w', np.arange(12, dtype=np.float32).reshape(3, 4))
+    data = graph_def.SerializeToString()
+    view = const_contents(data)['w']
+    assert np.shares_memory(np.frombuffer(view, np.uint8), np.frombuffer(data, np.uint8))
+    assert np.array_equal(np.frombuffer(view, np.float32), np.arange(12, dtype=np.float32))
+
+
+def test_name_after_the_attributes_is_found():
+    graph_def = GraphDef()
+    node = _const(graph_def, 'w', np.ones(4, np.float32))
+    entry = node.attr['value'].SerializeToString()
+    data = _field(1, _field(2, b'Const') + _field(5, _field(1, b'value') + _field(2, entry)) + _field(1, b'late'))
+    assert bytes(const_contents(data)['late']) == _contents_by_parser(data)['late']
+
+
+def test_a_repeated_value_entry_is_left_to_the_parser():
+    graph_def = GraphDef()
+    first = _const(graph_def, 'a', np.ones(2, np.float32)).attr['value'].SerializeToString()
+    second = _const(graph_def, 'b', np.zeros(2, np.float32)).attr['value'].SerializeToString()
+    value_entry = lambda v: _field(5, _field(1, b'value') + _field(2, v))  # noqa: E731
+    data = _field(1, _field(1, b'x') + _field(2, b'Const') + value_entry(first) + value_entry(second))
+    assert 'x' not in const_contents(data)
+    assert _contents_by_parser(data)['x'] == np.zeros(2, np.float32).tobytes()  # the map's last entry wins
+
+
+def test_other_ops_and_typed_values_have_no_span():
+    graph_def = GraphDef()
+    _const(graph_def, 'scalar', np.float32(3.0))  # float_val, no tensor_content
+    graph_def.node.add(name='x', op='Placeholder')
+    assert const_contents(graph_def.SerializeToString()) == {}
+
+
+def test_damaged_data_never_raises_and_never_disagrees_with_the_parser():
+    graph_def = GraphDef()
+    for i in range(4):
+        _const(graph_def, 'w{}'.format(i), np.arange(8 + i, dtype=np.float32))
+        graph_def.node.add(name='op{}'.format(i), op='Relu', input=['w{}'.format(i)])
+    data = graph_def.SerializeToString()
+    rng = random.Random(7)
+    for _ in range(400):
+        damaged = bytearray(data)
+        for _ in range(rng.randint(1, 3)):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        damaged = bytes(damaged[:rng.randint(len(damaged) // 2, len(damaged))] if rng.random() < 0.3 else damaged)
+        found = const_contents(damaged)
+        try:
+            expected = _contents_by_parser(damaged)
+        except Exception:  # the loader rejects such a file before looking at spans
+            continue
+        for name, view in found.items():
+            assert expected.get(name) == bytes(view), name
