@@ -129,6 +129,8 @@ class Graph(nx.MultiDiGraph):
         self.version = 0
         #: a set while ``track_edits`` runs: the nodes whose edges were added or removed
         self.edited = None
+        #: ``version`` right after the last clean-up: dead code since then can only come from edits
+        self.clean_version = None
         super().__init__(incoming_graph_data, **attr)
         self.graph.setdefault('stage', 'front')
 
@@ -148,6 +150,8 @@ class Graph(nx.MultiDiGraph):
                 self._reindex(node_id, key, None, attrs[key])
 
     def _reindex(self, node_id, key, old, new):
+        if self.edited is not None and key in ('op', 'type'):
+            self.edited.add(node_id)  # a node that stops being a Result may leave dead code behind
         index = self._index[key]
         try:
             if old is not None:
@@ -171,7 +175,8 @@ class Graph(nx.MultiDiGraph):
     @contextlib.contextmanager
     def track_edits(self):
         """Collect, in the yielded set, every node an edge is added to or removed from (both ends,
-        and the neighbours of removed nodes) while the ``with`` block runs. Passes that re-examine
+        and the neighbours of removed nodes), every new node and every node whose ``op`` or ``type``
+        is rewritten while the ``with`` block runs. Passes that re-examine
         only the part of the graph a change touched use it instead of rescanning everything."""
         outer = self.edited
         self.edited = edited = set()
@@ -204,6 +209,8 @@ class Graph(nx.MultiDiGraph):
             self._pred[node_id] = {}
             attrs = self._node[node_id] = _NodeAttrs(attr)
             attrs._bind(self, node_id)
+            if self.edited is not None:
+                self.edited.add(node_id)
             self._seq[node_id] = next(self._next_seq)
             for key in _INDEXED.intersection(attr):
                 self._reindex(node_id, key, None, attr[key])
@@ -426,7 +433,46 @@ class Graph(nx.MultiDiGraph):
         if dead:
             log.debug('clean_up removes {} nodes'.format(len(dead)))
             self.remove_nodes_from(dead)
+        self.clean_version = self.version
         return len(dead)
+
+    def clean_up_after(self, edited, undead_node_types: list = ('Parameter',)):
+        """``clean_up`` for a graph that was clean before the edits to the nodes in ``edited``
+        (a ``track_edits`` set): removes what became dead code, looking only around those nodes.
+
+        In an acyclic graph whose nodes all reached an output, every node the edits cut off
+        leads to a node that lost its last consumer (or is new) and is now read by nothing; so
+        removing such unread non-output nodes, and then their producers as they become unread,
+        removes exactly what ``clean_up`` would. Falls back to ``clean_up`` when the graph was
+        not clean before or has no Result.
+        """
+        index = self._index
+        if self.clean_version is None or not (index['op'].get('Result') or index['type'].get('Result')):
+            return self.clean_up(undead_node_types)
+        undead = set(undead_node_types or ())
+        nodes, succ, pred = self._node, self._succ, self._pred
+
+        def needed(node_id):
+            data = nodes[node_id]
+            return (succ[node_id] or data.get('op') == 'Result' or data.get('type') == 'Result' or
+                    data.get('op') in undead or data.get('is_output') or data.get('keep_output_port') or
+                    data.get('undead'))
+
+        # in the graph's insertion order, so the removals are the same whatever the hash seed
+        work = sorted((n for n in edited if n in nodes), key=lambda n: self._seq.get(n, -1))
+        removed = 0
+        while work:
+            node_id = work.pop()
+            if node_id not in nodes or needed(node_id):
+                continue
+            producers = list(pred[node_id])
+            self.remove_node(node_id)
+            removed += 1
+            work.extend(producers)
+        if removed:
+            log.debug('clean_up removes {} nodes'.format(removed))
+        self.clean_version = self.version
+        return removed
 
     def check_acyclic(self):
         """Raise an Error naming the nodes of one cycle if the graph has one."""

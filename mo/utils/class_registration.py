@@ -237,19 +237,24 @@ def run_replacer(graph, cls, report: list = None, history: list = None, instance
     instance.match_count = 0
     nodes_before = graph.number_of_nodes()
     version_before = graph.version
+    was_clean = graph.clean_version == version_before
     start = time.perf_counter()
     try:
-        if instance.run_not_recursively:
-            instance.find_and_replace_pattern(graph)
-        else:
-            for sub in _graphs_recursively(graph):
-                instance.find_and_replace_pattern(sub)
-        if instance.force_shape_inference:
-            from mo.middle.partial_infer import reinfer_marked_nodes
-            reinfer_marked_nodes(graph)
+        with graph.track_edits() as edited:
+            if instance.run_not_recursively:
+                instance.find_and_replace_pattern(graph)
+            else:
+                for sub in _graphs_recursively(graph):
+                    instance.find_and_replace_pattern(sub)
+            if instance.force_shape_inference:
+                from mo.middle.partial_infer import reinfer_marked_nodes
+                reinfer_marked_nodes(graph)
         # a replacement leaves what it replaced for clean-up to remove, so clean when anything changed
-        if instance.force_clean_up or (getattr(instance, 'auto_clean_up', True) and graph.version != version_before):
+        if instance.force_clean_up:
             graph.clean_up()
+        elif getattr(instance, 'auto_clean_up', True) and graph.version != version_before:
+            # clean before: only the surroundings of this replacer's edits can hold dead code
+            graph.clean_up_after(edited) if was_clean else graph.clean_up()
     except Error as exc:
         if not getattr(exc, 'replacer', None):
             exc.replacer = full_name(cls)
