@@ -20,18 +20,20 @@ def create_data_nodes(graph: Graph):
     """Turn every op -> op data edge into op -> data -> op; one data node per used output port."""
     if graph.stage != 'front':
         return
-    for node_id in list(graph.nodes):
-        data = graph.nodes[node_id]
+    succ = graph._succ  # read directly: this visits every node and edge of the model
+    for node_id, data in list(graph._node.items()):
         if data.get('kind') != 'op':
             continue
-        out_edges = [(v, key, attrs) for v, keyed in graph._succ[node_id].items() for key, attrs in keyed.items()
+        out_edges = [(v, key, attrs) for v, keyed in succ[node_id].items() for key, attrs in keyed.items()
                      if not attrs.get('control_flow_edge')]
-        ports = sorted({attrs.get('out', 0) for _, _, attrs in out_edges} | set(data.get('_out_ports', {})))
+        records = data.get('_out_ports') or {}
+        if not out_edges and not records:
+            continue
+        name = data.get('name', node_id)
         data_nodes = {}
-        for port in ports:
-            record = data.get('_out_ports', {}).get(port, {}) or {}
-            data_id = graph.unique_id('{}/out{}'.format(data.get('name', node_id), port) if port
-                                      else '{}/out'.format(data.get('name', node_id)))
+        for port in sorted({attrs.get('out', 0) for _, _, attrs in out_edges}.union(records)):
+            record = records.get(port) or {}
+            data_id = graph.unique_id('{}/out{}'.format(name, port) if port else '{}/out'.format(name))
             attrs = {'kind': 'data', 'name': data_id, 'shape': None, 'value': None}
             for key in _PORT_DATA_KEYS:
                 if key in record:
@@ -40,10 +42,8 @@ def create_data_nodes(graph: Graph):
             graph.add_edge(node_id, data_id, out=port)
             data_nodes[port] = data_id
         for v, key, attrs in out_edges:
-            port = attrs.get('out', 0)
             graph.remove_edge(node_id, v, key)
-            new_attrs = {k: val for k, val in attrs.items() if k != 'out'}
-            graph.add_edge(data_nodes[port], v, **new_attrs)
+            graph.add_edge(data_nodes[attrs.get('out', 0)], v, **{k: val for k, val in attrs.items() if k != 'out'})
     graph.stage = 'middle'
 
 

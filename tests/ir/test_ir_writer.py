@@ -280,6 +280,20 @@ def test_failure_while_writing_removes_temporaries(tmp_path, monkeypatch):
     assert not [f for f in os.listdir(tmp_path) if f.endswith('.tmp')]
 
 
+def test_failure_of_the_bin_writing_thread_is_raised_and_leaves_nothing(tmp_path, monkeypatch):
+    import mo.back.ir.background_writer as background
+    (tmp_path / 'model.bin').write_bytes(b'old bin')
+
+    def failing_bytes(chunk):
+        raise OSError('disk full')
+
+    monkeypatch.setattr(background, 'chunk_bytes', failing_bytes)
+    with pytest.raises(OSError, match='disk full'):
+        write_ir(graphs.mixed(), str(tmp_path), 'model')
+    assert sorted(os.listdir(tmp_path)) == ['model.bin']
+    assert (tmp_path / 'model.bin').read_bytes() == b'old bin'
+
+
 def test_gap_in_inputs_is_an_error():
     graph = graphs.back_graph(
         [('a', 'Parameter', {'shape': [2]}), ('b', 'Parameter', {'shape': [2]}),

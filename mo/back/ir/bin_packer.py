@@ -18,55 +18,85 @@ def tensor_bytes(value: np.ndarray) -> np.ndarray:
     """The IR's binary form of ``value`` as a flat uint8 array: C order, little-endian, bools 0/1.
 
     A C-contiguous little-endian array is viewed, not copied: weights stay views of the bytes
-    they were read from until the ``.bin`` is joined.
+    they were read from until the ``.bin`` is written.
     """
+    value = _storable(value)
+    return np.ascontiguousarray(value).reshape(-1).view(np.uint8)
+
+
+def _storable(value) -> np.ndarray:
+    """``value`` with the element encoding of the IR (little-endian, bools as 0/1 bytes), not yet
+    in C order: a transposed view stays a view until its bytes are written."""
     value = np.asarray(value)
     if value.dtype == np.bool_:
         # a bool array built by a view may hold bytes other than 0/1; the IR wants exactly 0/1
-        return np.ascontiguousarray(value.astype(np.uint8)).reshape(-1)
-    little = value.dtype.newbyteorder('<')
-    return np.ascontiguousarray(value, dtype=little).reshape(-1).view(np.uint8)
+        return value.astype(np.uint8)
+    if value.dtype.byteorder == '>' or (value.dtype.byteorder == '=' and np.little_endian is False):
+        return value.astype(value.dtype.newbyteorder('<'))
+    return value
+
+
+def _ends(value: np.ndarray, count: int = 16):
+    """The first and last ``count`` elements' bytes in C order, without copying the rest."""
+    flat = value.flat
+    size = value.size
+    return flat[:count].tobytes(), flat[max(size - count, 0):size].tobytes()
 
 
 class BinPacker:
-    """Collects blobs; ``add(array)`` gives ``(offset, size)``, ``getvalue()`` the finished ``.bin``."""
+    """Lays out blobs; ``add(array)`` gives ``(offset, size)``, ``write_to``/``getvalue`` the ``.bin``.
 
-    def __init__(self, alignment: int = ALIGNMENT):
+    Blobs are kept as the arrays given (often transposed views of the weights) and turned into
+    bytes only when written, so that ``sink`` -- if given, called with every chunk as it is laid
+    out -- can write them on another thread while the rest of the IR is built.
+    """
+
+    def __init__(self, alignment: int = ALIGNMENT, sink=None):
         self.alignment = alignment
         self._chunks = []
         self._length = 0
-        #: (element type, size, head, tail) -> [(offset, bytes)]: a cheap key, then a full comparison
+        self._sink = sink
+        #: (element type, size, head, tail) -> [(offset, array)]: a cheap key, then a full comparison
         self._seen = {}
         self.deduplicated = 0
 
     def add(self, value: np.ndarray):
         """Store ``value`` (or find an identical stored copy); return its ``(offset, size)``."""
-        data = tensor_bytes(value)
-        size = int(data.size)
+        value = _storable(value)
+        size = int(value.nbytes)
         # hashing every weight costs more than it saves: blobs that share type, size and their first
-        # and last bytes are rare, and those few are compared in full
-        key = (element_type(np.asarray(value).dtype), size, data[:64].tobytes(), data[-64:].tobytes())
+        # and last elements are rare, and those few are compared in full
+        key = (element_type(value.dtype), size) + _ends(value)
         for offset, stored in self._seen.get(key, ()):
-            if np.array_equal(stored, data):
+            if np.array_equal(tensor_bytes(stored), tensor_bytes(value)):  # bytes: 0.0 is not -0.0
                 self.deduplicated += 1
                 return offset, size
         padding = -self._length % self.alignment
         if padding:
-            self._chunks.append(bytes(padding))
-            self._length += padding
+            self._append(bytes(padding))
         offset = self._length
-        self._chunks.append(data)
-        self._length += size
-        self._seen.setdefault(key, []).append((offset, data))
+        self._append(value)
+        self._seen.setdefault(key, []).append((offset, value))
         return offset, size
+
+    def _append(self, chunk):
+        self._chunks.append(chunk)
+        self._length += chunk.nbytes if isinstance(chunk, np.ndarray) else len(chunk)
+        if self._sink is not None:
+            self._sink(chunk)
 
     def __len__(self):
         return self._length
 
     def getvalue(self) -> bytes:
-        return b''.join(self._chunks)
+        return b''.join(chunk_bytes(chunk) for chunk in self._chunks)
 
     def write_to(self, handle):
         """Write the ``.bin`` to an open binary file without assembling it in memory first."""
         for chunk in self._chunks:
-            handle.write(chunk)
+            handle.write(chunk_bytes(chunk))
+
+
+def chunk_bytes(chunk):
+    """A laid-out chunk (padding bytes or an array from ``BinPacker.add``) as a bytes-like object."""
+    return tensor_bytes(chunk) if isinstance(chunk, np.ndarray) else chunk
