@@ -112,10 +112,10 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
             factor = scale.reshape((weights.shape[0], weights.shape[1]) + (1,) * (weights.ndim - 2))
         else:
             factor = scale.reshape((-1,) + (1,) * (weights.ndim - 1))
-        # the weights are usually a transposed view of TF's layout: asking for C order makes this
-        # product the only pass over them (the .bin writer stores it as is), and copy=False spares
-        # another full copy when the product already has the weights' dtype (the usual case)
-        scaled = np.multiply(weights, factor, order='C').astype(weights.dtype, copy=False)
+        # the weights are usually a transposed view of TF's layout: the product keeps their memory
+        # order (a fast sequential pass; the IR writer's thread makes the C-order copy while it
+        # writes), and copy=False spares a copy when the product has the weights' dtype (usual)
+        scaled = np.multiply(weights, factor, order='K').astype(weights.dtype, copy=False)
         _replace_const_input(graph, conv, 1, scaled, '/weights_scaled')
         for add, data_port, bias in adds:
             old = add.in_port(1 - data_port).data.get_value()
