@@ -8,6 +8,7 @@ import logging as log
 import os
 import sys
 
+from mo.utils import prefetch
 from mo.utils.error import Error, FrameworkError, UsageError
 
 LOG_LEVELS = ('DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL')
@@ -108,6 +109,9 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = any(a.upper() in ('--LOG_LEVEL=DEBUG',) for a in argv) or \
         any(a == '--log_level' and i + 1 < len(argv) and argv[i + 1].upper() == 'DEBUG' for i, a in enumerate(argv))
+    model_path = prefetch.model_path_in(argv)
+    if model_path:
+        prefetch.start(model_path)  # read while the imports below run
     try:
         parser = build_parser(argv[0] if argv else None)
         args = parser.parse_args(argv)

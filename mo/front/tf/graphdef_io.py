@@ -10,6 +10,7 @@ from google.protobuf import message as pb_message
 from google.protobuf import text_format
 
 from mo.front.tf.proto import GraphDef, coerce
+from mo.utils import prefetch
 from mo.utils.error import Error
 
 _TEXT_EXTENSIONS = ('.pbtxt', '.pbtext', '.txt', '.prototxt', '.textproto', '.txtpb')
@@ -151,11 +152,13 @@ def read_graph_def_and_bytes(path):
     if os.path.isdir(path):
         raise Error('Cannot read the TensorFlow model "{}": it is a directory, not a GraphDef file '
                     '(a SavedModel directory is not supported here)', path)
-    try:
-        with open(path, 'rb') as f:
-            data = f.read()
-    except OSError as e:
-        raise Error('Cannot read the TensorFlow model "{}": {}', path, e.strerror or e) from None
+    data = prefetch.take(path)
+    if data is None:
+        try:
+            with open(path, 'rb') as f:
+                data = f.read()
+        except OSError as e:
+            raise Error('Cannot read the TensorFlow model "{}": {}', path, e.strerror or e) from None
     hint = _text_hint(path)
     if hint is not None and not _blank(data):
         graph_def, problem = (_parse_text if hint else _parse_binary)(data, path)
