@@ -65,6 +65,14 @@ def _set_order(graph: Graph, transpose: Node, order):
     const.out_port(0).connect(transpose.in_port(1))
 
 
+def _set_const_value(const: Node, value):
+    """Give Const ``const`` (and the tensor it writes) a new value."""
+    const['value'] = value
+    const['shape'] = int64_array(value.shape)
+    const['data_type'] = value.dtype
+    const.out_port(0).data.set_value(value)
+
+
 def _const_in_layout(value, order, rank):
     """The constant ``c`` with ``op(transpose(x, order), value) == transpose(op(x, c), order)``."""
     value = np.asarray(value)
@@ -418,8 +426,13 @@ class TransposeSinking(MiddleReplacementPattern):
             new_value = _const_in_layout(value, order, rank)
             if new_value is None:
                 return False
+            new_value = new_value.astype(value.dtype, copy=False)
+            source = other.get_source()
+            if source is not None and source.node.soft_get('op') == 'Const' and len(source.get_destinations()) == 1:
+                _set_const_value(source.node, new_value)  # read by this op only: permuted where it is
+                return self._move_below(graph, transpose, node, order, {})
             const = Const(graph, {'name': node.soft_get('name', node.id) + '/const_in_layout',
-                                  'value': new_value.astype(value.dtype)}).create_node()
+                                  'value': new_value}).create_node()
             return self._move_below(graph, transpose, node, order, {1 - idx: const.out_port(0)})
         source = other.get_source()
         twin = source.node if source is not None else None

@@ -34,8 +34,9 @@ def find_op_node(graph: Graph, name: str, option: str) -> Node:
 
 
 def output_ports(node: Node) -> list:
-    return sorted({d.get('out', 0) for _, _, d in node.graph.out_edges(node.id, data=True)
-                   if not d.get('control_flow_edge')})
+    """The used data outputs of a front-phase op (read off the adjacency: runs for every node)."""
+    return sorted({attrs.get('out', 0) for keyed in node.graph._succ[node.id].values() for attrs in keyed.values()
+                   if not attrs.get('control_flow_edge')})
 
 
 def canonical_order(graph_def):

@@ -98,22 +98,24 @@ def _backend_attrs(node: Node) -> list:
 def _out_data_nodes(node: Node) -> dict:
     """Output port index -> data node, for every output that has one."""
     result = {}
-    for _, data_id, attrs in node.graph.out_edges(node.id, data=True):
-        if attrs.get('control_flow_edge') or 'out' not in attrs:
-            continue
-        result.setdefault(attrs['out'], Node(node.graph, data_id))
+    # the adjacency itself (networkx's edge views cost more than the rest): runs for every op
+    for data_id, keyed in node.graph._succ[node.id].items():
+        for attrs in keyed.values():
+            if not attrs.get('control_flow_edge') and 'out' in attrs:
+                result.setdefault(attrs['out'], Node(node.graph, data_id))
     return dict(sorted(result.items()))
 
 
 def _in_sources(node: Node) -> list:
     """``[(in_port, data_node, producer, producer_out_port)]`` of the connected inputs, by port."""
     graph = node.graph
+    pred = graph._pred
     result = []
-    for data_id, _, attrs in graph.in_edges(node.id, data=True):
+    for data_id, attrs in [(d, a) for d, keyed in pred[node.id].items() for a in keyed.values()]:
         if attrs.get('control_flow_edge') or 'in' not in attrs:
             continue
         data = Node(graph, data_id)
-        producers = [(u, a.get('out', 0)) for u, _, a in graph.in_edges(data_id, data=True)]
+        producers = [(u, a.get('out', 0)) for u, keyed in pred[data_id].items() for a in keyed.values()]
         if data.soft_get('kind') != 'data' or len(producers) != 1:
             raise Error('Input {} of {} is not fed by exactly one op through a data node; the graph is not in '
                         'the back phase', attrs['in'], _node_label(node))
