@@ -184,20 +184,23 @@ class TransposeSinking(MiddleReplacementPattern):
         changed = True
         budget = 20 * graph.number_of_nodes() + 100  # every move goes downstream; this only guards bugs
         # Transposes that could not move and whose surroundings have not changed since: trying
-        # them again would fail again, so a pass skips them (the moves made are those of trying
-        # every Transpose in every pass, in the same order).
+        # them again would fail again, so a pass skips them.
         stuck = set()
         while changed and budget > 0:
             changed = False
             for transpose in graph.get_op_nodes(op='Transpose'):
                 if transpose.id not in graph or transpose.id in stuck:
                     continue
+                # a Transpose that moved is pushed on at once, as far as it goes (it is the same
+                # node after a move); the others' skip marks are reviewed once for the whole way
+                moves = 0
                 with graph.track_edits() as edited:
-                    moved = self._sink_one(graph, transpose)
-                if moved:
+                    while budget > 0 and transpose.id in graph and self._sink_one(graph, transpose):
+                        moves += 1
+                        budget -= 1
+                if moves:
                     changed = True
-                    self.match_count += 1
-                    budget -= 1
+                    self.match_count += moves
                     stuck -= _transposes_seeing(graph, edited)
                 else:
                     stuck.add(transpose.id)
