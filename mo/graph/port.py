@@ -22,7 +22,14 @@ class PortData:
         """The dict holding the tensor's attributes: a data node's, or (front) a port record."""
         port = self.port
         graph = port.node.graph
-        if graph.stage != 'front':
+        if graph.graph.get('stage', 'front') != 'front':
+            if port.type == 'in':  # inlined _in_edge: every inference reads its inputs through here
+                node_id, idx = port.node.id, port.idx
+                for src, keyed in graph._pred[node_id].items():
+                    for attrs in keyed.values():
+                        if attrs.get('in') == idx and not attrs.get('control_flow_edge'):
+                            return graph._node[src]
+                return None
             data_id = port._data_id(create=create)
             return graph._node[data_id] if data_id is not None else None
         if port.type == 'in':
@@ -158,7 +165,7 @@ class Port:
             return None
         graph = self.node.graph
         src, attrs = edge[0], edge[3]
-        if graph.nodes[src].get('kind') != 'data':
+        if graph._node[src].get('kind') != 'data':
             return Port(fast_node(graph, src), 'out', attrs.get('out', 0))
         for producer, keyed in graph._pred[src].items():
             for pattrs in keyed.values():
@@ -230,10 +237,11 @@ class Port:
                 graph.remove_edge(edge[0], edge[1], edge[2])
             return
         for u, v, key, _ in self._out_edges():
-            if graph.nodes[v].get('kind') == 'data':
-                for _, consumer, ckey, cattrs in list(graph.out_edges(v, keys=True, data=True)):
-                    if _is_data_edge(cattrs):
-                        graph.remove_edge(v, consumer, ckey)
+            if graph._node[v].get('kind') == 'data':
+                readers = [(consumer, ckey) for consumer, keyed in graph._succ[v].items()
+                           for ckey, cattrs in keyed.items() if _is_data_edge(cattrs)]
+                for consumer, ckey in readers:
+                    graph.remove_edge(v, consumer, ckey)
             else:
                 graph.remove_edge(u, v, key)
 
