@@ -66,7 +66,8 @@ def _set_order(graph: Graph, transpose: Node, order):
 
 
 def _set_const_value(const: Node, value):
-    """Give Const ``const`` (and the tensor it writes) a new value."""
+    """Give Const ``const`` (and the tensor it writes) a new value; TF's names for the old one go."""
+    const.out_port(0).remove_tensor_names()
     const['value'] = value
     const['shape'] = int64_array(value.shape)
     const['data_type'] = value.dtype
@@ -362,7 +363,7 @@ class TransposeSinking(MiddleReplacementPattern):
         infer_node(node)
         if rest is not None:
             moved = Transpose(graph, {'name': name + '/transpose'}).create_node()
-            names = node.out_port(0).get_tensor_names()
+            names = node.out_port(0).remove_tensor_names()
             node.out_port(0).get_connection().insert_node(moved)
             _set_order(graph, moved, rest)
             if names:
@@ -407,15 +408,18 @@ class TransposeSinking(MiddleReplacementPattern):
         for idx, source in new_inputs.items():
             node.in_port(idx).disconnect()
             source.connect(node.in_port(idx))
-        # moved rather than rebuilt: a new Transpose and order Const per step cost more than the rest
+        # moved rather than rebuilt: a new Transpose and order Const per step cost more than the rest;
+        # what described the tensor it wrote where it was (names, type, shape) goes with the old place
         transpose.in_port(0).disconnect()
-        reader.remove_tensor_names()  # they named the tensor it wrote where it was
+        reader.remove_tensor_names()
+        written = reader.data
         transpose['name'] = node.soft_get('name', node.id) + '/transpose'
+        names = node.out_port(0).remove_tensor_names()  # TF's names now mean the transposed result
         node.out_port(0).get_connection().insert_node(transpose)
-        names = node.out_port(0).get_tensor_names()
         if names:
             reader.add_tensor_names(names)
         infer_node(node)
+        written._store()['data_type'] = None  # set anew from the op's output by inference
         infer_node(transpose)
         return True
 

@@ -253,8 +253,13 @@ class Port:
         return list(self.node._port_table('out').get(self.idx, {}).get('tensor_names', []))
 
     def remove_tensor_names(self) -> list:
-        """Forget the tensor names of this output port; returns them."""
-        return self.node._port_table('out').get(self.idx, {}).pop('tensor_names', [])
+        """Forget the tensor names of this output port (and of its data node); returns them."""
+        names = list(self.node._port_table('out').get(self.idx, {}).pop('tensor_names', []))
+        if not self._front():
+            data = self._data_node()
+            if data is not None:
+                names += [n for n in data.graph._node[data.id].pop('tensor_names', None) or [] if n not in names]
+        return names
 
     def add_tensor_names(self, names):
         entry = self.node._port_table('out').setdefault(self.idx, {})

@@ -77,6 +77,7 @@ def test_model_matches_tensorflow(name, session_dir):
     assert error < TOLERANCE, '{}: max relative error {:.3g}'.format(name, error)
     if is_cnn:
         assert transposes <= 2, '{}: {} Transposes left in the IR'.format(name, transposes)
+    assert oracles.ir_inconsistencies(converted.xml, record.graph_def) == []
 
 
 def test_funclib_model_is_inlined_and_matches(session_dir):

@@ -62,9 +62,19 @@ def gap_keepdims(x):
     return tf.reduce_mean(tf.nn.relu(_conv(x)), axis=[1, 2], keepdims=True)
 
 
+def compare(x):
+    """The Transpose ends below an op whose output type is not its input's (bool)."""
+    return tf.greater(tf.nn.relu(_conv(x)), 0.1)
+
+
+def compare_cast(x):
+    return tf.cast(tf.greater(_conv(x) * SCALE8[:4], 0.0), tf.float32) + 1.0
+
+
 #: case -> (function, Transposes allowed in the IR)
 CASES = {'pad': (pad, 2), 'residual': (residual, 2), 'dense': (dense, 2), 'swish_se': (swish_se, 2),
-         'gap': (gap, 1), 'gap_keepdims': (gap_keepdims, 2)}
+         'gap': (gap, 1), 'gap_keepdims': (gap_keepdims, 2), 'compare': (compare, 2),
+         'compare_cast': (compare_cast, 2)}
 
 
 @pytest.mark.parametrize('case', list(CASES))
@@ -82,3 +92,5 @@ def test_sinking_case(case, tmp_path):
     actual = oracles.run_openvino(converted.xml, {'input': x})
     assert max_error(actual, expected) < TOLERANCE
     assert converted.types.get('Transpose', 0) <= max_transposes, converted.types
+    # what moved with a Transpose (its TF names, the output type) is where TF has that tensor
+    assert oracles.ir_inconsistencies(converted.xml, graph_def) == []

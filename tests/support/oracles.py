@@ -296,3 +296,53 @@ def compare(actual, expected) -> float:
     diff = float(np.max(np.abs(a[fin_e] - e[fin_e])))
     scale = float(np.max(np.abs(e[fin_e])))
     return diff / scale if scale > 0 else diff
+
+
+_PRECISIONS = {'float32': 'FP32', 'float16': 'FP16', 'float64': 'FP64', 'bool': 'BOOL', 'int8': 'I8',
+               'int32': 'I32', 'int64': 'I64', 'uint8': 'U8'}
+
+
+def ir_inconsistencies(xml_path, graph_def_bytes: GraphLike) -> List[str]:
+    """What is wrong with the ports of an IR, read from its XML and TensorFlow's graph, not by mo:
+
+    an edge whose two ends disagree on precision or dims, a tensor name on more than one output
+    port, or a TF tensor name on a port whose precision or static shape is not TF's.
+    """
+    import xml.etree.ElementTree as ET
+    tf = _tf()
+    root = ET.parse(str(xml_path)).getroot()
+    ports = {}
+    named = {}
+    for layer in root.iter('layer'):
+        for direction in ('input', 'output'):
+            for port in layer.findall('{}/port'.format(direction)):
+                dims = tuple(int(d.text) for d in port.findall('dim'))
+                ports[(layer.get('id'), port.get('id'))] = (port.get('precision'), dims, layer.get('name'))
+                if direction == 'output' and port.get('names'):
+                    for name in port.get('names').replace('\\,', '\0').split(','):
+                        named.setdefault(name.replace('\0', ','), []).append(ports[(layer.get('id'), port.get('id'))])
+    problems = []
+    for edge in root.iter('edge'):
+        src = ports[(edge.get('from-layer'), edge.get('from-port'))]
+        dst = ports[(edge.get('to-layer'), edge.get('to-port'))]
+        if src[:2] != dst[:2]:
+            problems.append('edge {} -> {}: {} vs {}'.format(src[2], dst[2], src[:2], dst[:2]))
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.compat.v1.import_graph_def(graph_def_from(graph_def_bytes), name='')
+    for name, places in named.items():
+        if len(places) > 1:
+            problems.append('tensor name {!r} on {} ports: {}'.format(name, len(places), [p[2] for p in places]))
+        if ':' not in name:
+            continue  # TF's names come as "node" and "node:k"; a bare node name may be mo's layer name
+        try:
+            tensor = graph.get_tensor_by_name(name)
+        except (KeyError, ValueError):
+            continue
+        precision, dims, layer = places[0]
+        expected = _PRECISIONS.get(tensor.dtype.name)
+        if expected and precision != expected:
+            problems.append('{!r} on {}: precision {}, TF says {}'.format(name, layer, precision, tensor.dtype.name))
+        if tensor.shape.is_fully_defined() and tuple(tensor.shape.as_list()) != dims:
+            problems.append('{!r} on {}: dims {}, TF says {}'.format(name, layer, dims, tensor.shape.as_list()))
+    return problems
