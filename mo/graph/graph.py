@@ -159,7 +159,11 @@ class Graph(nx.MultiDiGraph):
                 if bucket is not None:
                     bucket.discard(node_id)
             if new is not None:
-                index.setdefault(new, set()).add(node_id)
+                bucket = index.get(new)
+                if bucket is None:
+                    index[new] = {node_id}
+                else:
+                    bucket.add(node_id)
         except TypeError:  # an unhashable value is simply not indexed
             pass
 
@@ -212,8 +216,19 @@ class Graph(nx.MultiDiGraph):
             if self.edited is not None:
                 self.edited.add(node_id)
             self._seq[node_id] = next(self._next_seq)
-            for key in _INDEXED.intersection(attr):
-                self._reindex(node_id, key, None, attr[key])
+            index = self._index
+            for key in _INDEXED.intersection(attr):  # _reindex inlined: runs for every new node
+                value = attr[key]
+                if value is None:
+                    continue
+                try:
+                    bucket = index[key].get(value)
+                except TypeError:  # an unhashable value is simply not indexed
+                    continue
+                if bucket is None:
+                    index[key][value] = {node_id}
+                else:
+                    bucket.add(node_id)
         self._clear_networkx_cache()
 
     def _clear_networkx_cache(self):
