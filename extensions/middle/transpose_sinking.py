@@ -1,22 +1,23 @@
 """Transpose sinking: cancel the Transposes the layout replacer put around channels-first ops.
 
-Repeated until nothing changes:
+The layout replacer wraps every channels-first op in Transposes (channels-last -> first before
+it, back after it). One pass over the ops in topological order then carries each Transpose down
+the graph as a *pending* permutation of the edges that read its input, instead of moving Transpose
+nodes step by step:
 
-* two Transposes in a row become one with the composed order, or none when it is the identity;
-* a Transpose moves below an element-wise unary op;
-* a Transpose moves below a binary element-wise op whose other input is constant (the constant
-  is permuted into the pre-transpose layout, numpy broadcasting ranks included) or comes from a
-  Transpose with the same order;
-* a Transpose moves below a Concat all of whose inputs are such Transposes (or constants), with
-  the Concat axis remapped;
-* a Transpose moves below a Pad (constant pads permuted) and below a reduction or Squeeze with
-  constant axes (axes remapped; what remains of the order, if anything, follows the op);
-* a Transpose read by several ops is split into one copy per consumer when a look-ahead shows
-  the copies cancel or merge (at most one of them would stay): residual Adds, DenseNet's
-  concatenations, ``x * sigmoid(x)``;
-* when nothing moves any more, a Transpose that only moves size-1 dimensions becomes a Reshape.
+* a Transpose's consumers read its input directly, with the Transpose's order composed onto what
+  that input was still to be permuted by (nothing, when the orders cancel);
+* an op whose inputs all carry the same pending order runs on the un-permuted tensors when it does
+  not care about the layout, and hands the order on to its own readers: element-wise unary ops,
+  binary element-wise ops (a constant other input is permuted into the pre-transpose layout,
+  numpy broadcasting ranks included), a Concat (axis remapped, constant inputs permuted), a Pad
+  with constant pads, and reductions or Squeeze with constant axes (axes remapped; what remains of
+  the order, if anything, follows the op);
+* any other reader gets one Transpose per tensor and order, shared by all such readers.
 
-A Transpose with a single consumer always moves when it can; it is never duplicated otherwise.
+So a tensor read by a residual Add and by the next convolution, DenseNet's concatenations and
+``x * sigmoid(x)`` end with no Transpose at all, and each Transpose left is one that some op
+really needs. Afterwards a Transpose that only moves size-1 dimensions becomes a Reshape.
 """
 import numpy as np
 
@@ -34,10 +35,6 @@ BINARY_OPS = {'Add', 'Sub', 'Mul', 'Div', 'Pow', 'Maximum', 'Minimum', 'SquaredD
               'Equal', 'LogicalAnd'}
 #: ops with constant axes on input 1 that drop those axes (reductions unless keep_dims)
 AXES_OPS = {'ReduceMean', 'ReduceSum', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'Squeeze'}
-#: how far the fan-out look-ahead follows a tensor
-LOOKAHEAD_DEPTH = 8
-#: ops the fan-out look-ahead follows a Transpose through
-PASS_THROUGH_OPS = UNARY_OPS | BINARY_OPS | AXES_OPS | {'Pad'}
 
 
 def _order(node: Node):
@@ -47,16 +44,6 @@ def _order(node: Node):
         return None
     order = np.asarray(order, dtype=np.int64).ravel()
     return np.where(order < 0, order + len(shape), order)
-
-
-def _remove_if_dead(node: Node):
-    """Drop ``node`` and its output data nodes when nothing reads them (keeps counts honest)."""
-    graph = node.graph
-    if node.id not in graph or any(p.get_destinations() for p in node.out_ports().values()):
-        return
-    for _, data_id in list(graph.out_edges(node.id)):
-        graph.remove_node(data_id)
-    graph.remove_node(node.id)
 
 
 def _set_order(graph: Graph, transpose: Node, order):
@@ -126,87 +113,224 @@ def _reshape_pattern(transpose: Node, order):
     return int64_array(pattern)
 
 
-def _op_neighbours(graph: Graph, node_id, direction):
-    """Op nodes one tensor away from op ``node_id``: its producers ('in') or consumers ('out')."""
-    adjacency = graph._pred if direction == 'in' else graph._succ
-    result = set()
-    for neighbour in adjacency[node_id]:
-        if graph.nodes[neighbour].get('kind') == 'data':
-            result.update(adjacency[neighbour])
-        else:
-            result.add(neighbour)
-    return result
+def _is_identity(order) -> bool:
+    return order is None or np.array_equal(order, np.arange(len(order)))
 
 
-def _transposes_seeing(graph: Graph, edited) -> set:
-    """Ids of the Transposes whose attempt to move may read one of the ``edited`` nodes.
+def _replace_const_input(graph: Graph, node: Node, idx: int, value, suffix: str):
+    """Feed input ``idx`` of ``node`` the constant ``value``: the Const there is changed in place
+    when ``node`` is its only reader, else a new Const is made."""
+    source = node.in_port(idx).get_source()
+    if source is not None and source.node.soft_get('op') == 'Const' and len(source.get_destinations()) == 1:
+        _set_const_value(source.node, value)
+        return
+    const = Const(graph, {'name': node.soft_get('name', node.id) + suffix, 'value': value}).create_node()
+    const.out_port(0).connect(node.in_port(idx))
 
-    A Transpose's attempt reads its producer (a Transpose to merge with?), and the ops
-    downstream of it that the move or the fan-out look-ahead passes through (element-wise, Pad,
-    axes ops, up to LOOKAHEAD_DEPTH deep, plus the one where that stops) together with their
-    other inputs' producers. So from every edited op and its consumers we walk upstream through
-    such pass-through ops, collecting the Transposes met.
-    """
-    ops = set()
-    for node_id in edited:
-        if node_id not in graph:
-            continue
-        if graph.nodes[node_id].get('kind') == 'data':
-            ops.update(graph._pred[node_id])  # the tensor's producer and consumers
-            ops.update(graph._succ[node_id])
-        else:
-            ops.add(node_id)
-    frontier = set(ops)
-    for node_id in ops:
-        frontier.update(_op_neighbours(graph, node_id, 'out'))
-    seen = set(frontier)
-    found = {n for n in frontier if graph.nodes[n].get('op') == 'Transpose'}
-    for _ in range(LOOKAHEAD_DEPTH + 2):
-        producers = set()
-        for node_id in frontier:
-            producers.update(_op_neighbours(graph, node_id, 'in'))
-        frontier = set()
-        for node_id in producers - seen:
-            seen.add(node_id)
-            op = graph.nodes[node_id].get('op')
-            if op == 'Transpose':
-                found.add(node_id)
-            elif op in PASS_THROUGH_OPS:
-                frontier.add(node_id)
-        if not frontier:
-            break
-    return found
+
+class _Sinking:
+    """One pass of transpose sinking over a middle-phase graph (see the module docstring)."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        #: (consumer id, input index) -> the order that input must still be permuted by
+        self.pending = {}
+        #: ids of the consumers in ``pending``
+        self.waiting = set()
+        #: (producer id, output index, order) -> the Transpose made for the readers that need it
+        self.materialized = {}
+        #: (producer id, output index, order) -> a dissolved Transpose that can serve as that one
+        self.reusable = {}
+        #: (producer id, output index, order) -> TF's names of that permuted tensor
+        self.names = {}
+        self.moves = 0
+
+    def run(self):
+        for node in self.graph.pseudo_topological_sort():
+            if node.id in self.graph and node.soft_get('kind') == 'op':
+                self.visit(node)
+
+    def visit(self, node: Node):
+        if node.id not in self.waiting and node.soft_get('op') != 'Transpose':
+            return  # the common case: nothing to do here
+        inputs = {}
+        for idx in list(node.in_ports()):
+            if node.is_in_port_connected(idx):
+                inputs[idx] = self.pending.pop((node.id, idx), None)
+        if not any(order is not None for order in inputs.values()) and node.soft_get('op') != 'Transpose':
+            return
+        op = node.soft_get('op')
+        if op == 'Transpose' and self._dissolve(node, inputs.get(0)):
+            return
+        if self._absorb(node, op, inputs):
+            return
+        for idx, order in inputs.items():
+            if order is not None:
+                self._materialize(node, idx, order)
+
+    def _set_pending(self, port, order):
+        self.pending[(port.node.id, port.idx)] = order
+        self.waiting.add(port.node.id)
+
+    # --- a Transpose becomes a pending order of its readers ----------------------------------
+    def _dissolve(self, transpose: Node, pending) -> bool:
+        order = _order(transpose)
+        if order is None or len(transpose.out_ports()) != 1:
+            return False
+        composed = order if pending is None else pending[order]
+        source = transpose.in_port(0).get_source()
+        names = transpose.out_port(0).remove_tensor_names()
+        readers = transpose.out_port(0).get_destinations()
+        key = (source.node.id, source.idx, tuple(int(d) for d in composed))
+        # a reader that needs the permuted tensor gets this Transpose back (name and all)
+        self.reusable.setdefault(key, (transpose, np.array_equal(composed, order)))
+        for port in readers:
+            port.disconnect()
+            source.connect(port)
+            if not _is_identity(composed):
+                self._set_pending(port, composed)
+        if names:
+            if _is_identity(composed):
+                source.add_tensor_names(names)
+            else:
+                self.names.setdefault(key, []).extend(names)
+        # the Transpose itself is left unread: clean-up removes it
+        if not readers:
+            self._keep_unread(transpose, pending)
+        self.moves += 1
+        return True
+
+    def _keep_unread(self, transpose: Node, pending):
+        """A Transpose nothing reads (rare: a dangling output) keeps computing what it did."""
+        if pending is not None:
+            self._materialize(transpose, 0, pending)
+
+    # --- ops that do not care about the layout run on the un-permuted tensors ------------------
+    def _absorb(self, node: Node, op: str, inputs: dict) -> bool:
+        orders = {tuple(int(d) for d in o) for o in inputs.values() if o is not None}
+        if len(orders) != 1 or len(node.out_ports()) != 1:
+            return False
+        order = np.array(next(iter(orders)), dtype=np.int64)
+        rank = len(order)
+        if op in UNARY_OPS:
+            # the data on input 0; any other input is a constant parameter (Clamp's bounds, ...)
+            if inputs.get(0) is None or any(idx != 0 and (o is not None or node.in_port(idx).data.get_value() is None)
+                                            for idx, o in inputs.items()):
+                return False
+            return self._hand_on(node, order)
+        if op in BINARY_OPS:
+            return self._absorb_binary(node, inputs, order, rank)
+        if op == 'Concat':
+            return self._absorb_concat(node, inputs, order, rank)
+        if op == 'Pad':
+            return self._absorb_pad(node, inputs, order, rank)
+        if op in AXES_OPS:
+            return self._absorb_axes_op(node, inputs, order)
+        return False
+
+    def _hand_on(self, node: Node, out_order) -> bool:
+        """``node`` now runs on un-permuted inputs: re-infer it; its readers must still apply
+        ``out_order`` (None: nothing, the op's output is already in TensorFlow's layout)."""
+        infer_node(node)
+        port = node.out_port(0)
+        if not _is_identity(out_order):
+            names = port.remove_tensor_names()  # TF's names mean the permuted result
+            if names:
+                key = (node.id, 0, tuple(int(d) for d in out_order))
+                self.names.setdefault(key, []).extend(names)
+            for reader in port.get_destinations():
+                self._set_pending(reader, out_order)
+        self.moves += 1
+        return True
+
+    def _absorb_binary(self, node, inputs, order, rank) -> bool:
+        if set(inputs) != {0, 1}:
+            return False
+        plain = [idx for idx, o in inputs.items() if o is None]
+        if not plain:
+            return self._hand_on(node, order)
+        other = plain[0]
+        value = node.in_port(other).data.get_value()
+        shape = node.in_port(1 - other).data.get_shape()
+        if value is None or shape is None or len(shape) != rank:
+            return False
+        new_value = _const_in_layout(value, order, rank)
+        if new_value is None:
+            return False
+        _replace_const_input(self.graph, node, other, new_value.astype(value.dtype, copy=False), '/const_in_layout')
+        return self._hand_on(node, order)
+
+    def _absorb_concat(self, node, inputs, order, rank) -> bool:
+        constants = {}
+        for idx, o in inputs.items():
+            if o is None:
+                value = node.in_port(idx).data.get_value()
+                if value is None or np.ndim(value) != rank:
+                    return False
+                constants[idx] = value
+        axis = int(node.axis)
+        node['axis'] = int(order[axis + rank if axis < 0 else axis])
+        for idx, value in constants.items():
+            _replace_const_input(self.graph, node, idx, np.transpose(value, inverse_permutation(order)),
+                                 '/const_in_layout_{}'.format(idx))
+        return self._hand_on(node, order)
+
+    def _absorb_pad(self, node, inputs, order, rank) -> bool:
+        if inputs.get(0) is None or any(inputs.get(i) is not None for i in inputs if i != 0):
+            return False
+        pads = [node.in_port(i).data.get_value() if i in inputs else None for i in (1, 2)]
+        if any(p is None or np.size(p) != rank for p in pads):
+            return False
+        for i, value in zip((1, 2), pads):
+            moved = np.empty_like(np.ravel(value))
+            moved[order] = np.ravel(value)
+            _replace_const_input(self.graph, node, i, moved, '/pads_in_layout_{}'.format(i))
+        return self._hand_on(node, order)
+
+    def _absorb_axes_op(self, node, inputs, order) -> bool:
+        if inputs.get(0) is None or any(inputs.get(i) is not None for i in inputs if i != 0):
+            return False
+        move = _axes_move(node, order)
+        if move is None:
+            return False
+        new_axes, rest = move
+        _replace_const_input(self.graph, node, 1, int64_array(new_axes), '/axes_in_layout')
+        return self._hand_on(node, rest)
+
+    # --- readers that need the permuted tensor get a Transpose -----------------------------
+    def _materialize(self, node: Node, idx: int, order):
+        source = node.in_port(idx).get_source()
+        key = (source.node.id, source.idx, tuple(int(d) for d in order))
+        transpose = self.materialized.get(key)
+        if transpose is None:
+            transpose, same_order = self.reusable.pop(key, (None, False))
+            if transpose is None or transpose.id not in self.graph:
+                name = '{}/transpose'.format(source.node.soft_get('name', source.node.id))
+                transpose, same_order = Transpose(self.graph, {'name': name}).create_node(), False
+            if transpose.in_port(0).get_source() != source:
+                source.connect(transpose.in_port(0))
+            if not same_order:
+                _set_order(self.graph, transpose, order)
+            infer_node(transpose)
+            names = self.names.pop(key, None)
+            if names:
+                transpose.out_port(0).add_tensor_names(names)
+            self.materialized[key] = transpose
+        transpose.out_port(0).connect(node.in_port(idx))
 
 
 class TransposeSinking(MiddleReplacementPattern):
     id = 'TransposeSinking'
 
     def find_and_replace_pattern(self, graph: Graph):
-        changed = True
-        budget = 20 * graph.number_of_nodes() + 100  # every move goes downstream; this only guards bugs
-        # Transposes that could not move and whose surroundings have not changed since: trying
-        # them again would fail again, so a pass skips them.
-        stuck = set()
-        while changed and budget > 0:
-            changed = False
-            for transpose in graph.get_op_nodes(op='Transpose'):
-                if transpose.id not in graph or transpose.id in stuck:
-                    continue
-                # a Transpose that moved is pushed on at once, as far as it goes (it is the same
-                # node after a move); the others' skip marks are reviewed once for the whole way
-                moves = 0
-                with graph.track_edits() as edited:
-                    while budget > 0 and transpose.id in graph and self._sink_one(graph, transpose):
-                        moves += 1
-                        budget -= 1
-                if moves:
-                    changed = True
-                    self.match_count += moves
-                    stuck -= _transposes_seeing(graph, edited)
-                else:
-                    stuck.add(transpose.id)
+        if not graph.count_by_attr('op', 'Transpose'):
+            return
+        sinking = _Sinking(graph)
+        sinking.run()
+        self.match_count = sinking.moves
         for transpose in graph.get_op_nodes(op='Transpose'):
-            if transpose.id in graph and self._to_reshape(graph, transpose):
+            # dissolved Transposes are left unread (clean-up removes them), the rest may be Reshapes
+            if transpose.out_port(0).get_destinations() and self._to_reshape(graph, transpose):
                 self.match_count += 1
 
     @staticmethod
@@ -225,267 +349,5 @@ class TransposeSinking(MiddleReplacementPattern):
         if names:
             reshape.out_port(0).add_tensor_names(names)
         transpose.in_port(0).disconnect()
-        _remove_if_dead(transpose)
         infer_node(reshape)
-        return True
-
-    def _sink_one(self, graph: Graph, transpose: Node) -> bool:
-        order = _order(transpose)
-        if order is None:
-            return False
-        if self._merge_with_previous(graph, transpose, order):
-            return True
-        destinations = transpose.out_port(0).get_destinations()
-        consumers = []
-        for port in destinations:
-            if port.node.id not in [n.id for n in consumers]:
-                consumers.append(port.node)
-        if len(consumers) > 1:
-            return self._fan_out(graph, transpose, order, destinations, consumers)
-        if not consumers:
-            return False
-        consumer = destinations[0]
-        node = consumer.node
-        op = node.soft_get('op')
-        if op in UNARY_OPS and consumer.idx == 0 and all(
-                p.idx == 0 or p.data.get_value() is not None for p in node.in_ports().values() if p.is_connected()):
-            return self._move_below(graph, transpose, node, order, {})
-        if op in BINARY_OPS and len(node.out_ports()) == 1:
-            return self._through_binary(graph, transpose, node, consumer.idx, order)
-        if op == 'Concat':
-            return self._through_concat(graph, transpose, node, order)
-        if op == 'Pad' and consumer.idx == 0:
-            return self._through_pad(graph, transpose, node, order)
-        if op in AXES_OPS and consumer.idx == 0:
-            return self._through_axes_op(graph, transpose, node, order)
-        return False
-
-    # --- fan-out ---------------------------------------------------------------------------
-    def _fan_out(self, graph, transpose, order, destinations, consumers) -> bool:
-        """One copy of ``transpose`` per consumer, when at most one copy would be left over."""
-        leftover = 0
-        for port in destinations:
-            leftover += self._fate(port.node, port.idx, order, transpose, 0)
-            if leftover > 1:
-                return False
-        origin = transpose.in_port(0).get_source()
-        reader = transpose.out_port(0)
-        for node in consumers[1:]:
-            copy = Transpose(graph, {'name': '{}/for_{}'.format(transpose.soft_get('name', transpose.id),
-                                                               node.soft_get('name', node.id))}).create_node()
-            origin.connect(copy.in_port(0))
-            _set_order(graph, copy, order)
-            for port in [p for p in node.in_ports().values() if p.get_source() == reader]:
-                port.disconnect()
-                copy.out_port(0).connect(port)
-            infer_node(copy)
-        return True
-
-    def _fate(self, node, idx, order, transpose, depth) -> int:
-        """1 if a Transpose with ``order`` fed to input ``idx`` of ``node`` would stay, 0 if it cancels
-        or merges with another Transpose (looking at most LOOKAHEAD_DEPTH ops ahead)."""
-        if depth > LOOKAHEAD_DEPTH:
-            return 1
-        op = node.soft_get('op')
-        rank = len(order)
-        if op == 'Transpose':
-            return 0
-        if op in UNARY_OPS and idx == 0 and all(
-                p.idx == 0 or p.data.get_value() is not None for p in node.in_ports().values() if p.is_connected()):
-            return self._fate_of_output(node, order, depth)
-        if op in BINARY_OPS and len(node.out_ports()) == 1 and idx in (0, 1):
-            other = node.in_port(1 - idx)
-            if other.data.get_value() is not None:
-                return self._fate_of_output(node, order, depth)
-            return 0 if self._same_transpose(other, order, transpose) else 1
-        if op == 'Concat':
-            for port in node.in_ports().values():
-                if port.idx == idx or not port.is_connected():
-                    continue
-                value = port.data.get_value()
-                if not (self._same_transpose(port, order, transpose) or (value is not None and value.ndim == rank)):
-                    return 1
-            return 0
-        if op == 'Pad' and idx == 0:
-            if all(node.is_in_port_connected(i) and _const_value(node.in_port(i)) is not None for i in (1, 2)):
-                return self._fate_of_output(node, order, depth)
-            return 1
-        if op in AXES_OPS and idx == 0:
-            move = _axes_move(node, order)
-            if move is None:
-                return 1
-            return 0 if move[1] is None else self._fate_of_output(node, move[1], depth)
-        return 1
-
-    def _fate_of_output(self, node, order, depth) -> int:
-        total = sum(self._fate(p.node, p.idx, order, None, depth + 1) for p in node.out_port(0).get_destinations())
-        return min(1, total)
-
-    @staticmethod
-    def _same_transpose(port, order, transpose) -> bool:
-        source = port.get_source()
-        if source is None or source.node.soft_get('op') != 'Transpose':
-            return False
-        if transpose is not None and source.node.id == transpose.id:
-            return True
-        twin_order = _order(source.node)
-        return twin_order is not None and np.array_equal(twin_order, order)
-
-    # --- ops that take axes or per-axis constants ------------------------------------------
-    def _through_pad(self, graph, transpose, node, order) -> bool:
-        begin, end = (_const_value(node.in_port(i)) if node.is_in_port_connected(i) else None for i in (1, 2))
-        rank = len(order)
-        if begin is None or end is None or np.size(begin) != rank or np.size(end) != rank:
-            return False
-        new_inputs = {}
-        for i, value in ((1, begin), (2, end)):
-            moved = np.empty_like(np.ravel(value))
-            moved[order] = np.ravel(value)
-            const = Const(graph, {'name': '{}/pads_in_layout_{}'.format(node.soft_get('name', node.id), i),
-                                  'value': moved}).create_node()
-            new_inputs[i] = const.out_port(0)
-        return self._move_below(graph, transpose, node, order, new_inputs)
-
-    @staticmethod
-    def _through_axes_op(graph, transpose, node, order) -> bool:
-        move = _axes_move(node, order)
-        if move is None:
-            return False
-        new_axes, rest = move
-        name = node.soft_get('name', node.id)
-        origin = transpose.in_port(0).get_source()
-        node.in_port(0).disconnect()
-        origin.connect(node.in_port(0))
-        node.in_port(1).disconnect()
-        axes = Const(graph, {'name': name + '/axes_in_layout', 'value': int64_array(new_axes)}).create_node()
-        axes.out_port(0).connect(node.in_port(1))
-        _remove_if_dead(transpose)
-        infer_node(node)
-        if rest is not None:
-            moved = Transpose(graph, {'name': name + '/transpose'}).create_node()
-            names = node.out_port(0).remove_tensor_names()
-            node.out_port(0).get_connection().insert_node(moved)
-            _set_order(graph, moved, rest)
-            if names:
-                moved.out_port(0).add_tensor_names(names)
-            infer_node(moved)
-        return True
-
-    @staticmethod
-    def _merge_with_previous(graph, transpose, order) -> bool:
-        source = transpose.in_port(0).get_source()
-        previous = source.node if source is not None else None
-        if previous is None or previous.soft_get('op') != 'Transpose':
-            return False
-        first = _order(previous)
-        if first is None:
-            return False
-        composed = first[order]
-        origin = previous.in_port(0).get_source()
-        if np.array_equal(composed, np.arange(len(composed))):
-            names = transpose.out_port(0).get_tensor_names()
-            transpose.out_port(0).get_connection().set_source(origin)
-            if names:
-                origin.add_tensor_names(names)
-            _remove_if_dead(transpose)
-        else:
-            transpose.in_port(0).disconnect()
-            origin.connect(transpose.in_port(0))
-            _set_order(graph, transpose, composed)
-            infer_node(transpose)
-        _remove_if_dead(previous)
-        return True
-
-    @staticmethod
-    def _move_below(graph, transpose, node, order, new_inputs) -> bool:
-        """Feed ``node`` from ``transpose``'s input (and ``new_inputs``: port -> output port),
-        and move ``transpose``, order and all, to ``node``'s output."""
-        origin = transpose.in_port(0).get_source()
-        reader = transpose.out_port(0)
-        for port in [p for p in node.in_ports().values() if p.get_source() == reader]:
-            port.disconnect()
-            origin.connect(port)
-        for idx, source in new_inputs.items():
-            node.in_port(idx).disconnect()
-            source.connect(node.in_port(idx))
-        # moved rather than rebuilt: a new Transpose and order Const per step cost more than the rest;
-        # what described the tensor it wrote where it was (names, type, shape) goes with the old place
-        transpose.in_port(0).disconnect()
-        reader.remove_tensor_names()
-        written = reader.data
-        transpose['name'] = node.soft_get('name', node.id) + '/transpose'
-        names = node.out_port(0).remove_tensor_names()  # TF's names now mean the transposed result
-        node.out_port(0).get_connection().insert_node(transpose)
-        if names:
-            reader.add_tensor_names(names)
-        infer_node(node)
-        written._store()['data_type'] = None  # set anew from the op's output by inference
-        infer_node(transpose)
-        return True
-
-    def _through_binary(self, graph, transpose, node, idx, order) -> bool:
-        other = node.in_port(1 - idx)
-        rank = len(order)
-        value = other.data.get_value()
-        if value is not None:
-            if node.in_port(idx).data.get_shape() is None or len(node.in_port(idx).data.get_shape()) != rank:
-                return False
-            new_value = _const_in_layout(value, order, rank)
-            if new_value is None:
-                return False
-            new_value = new_value.astype(value.dtype, copy=False)
-            source = other.get_source()
-            if source is not None and source.node.soft_get('op') == 'Const' and len(source.get_destinations()) == 1:
-                _set_const_value(source.node, new_value)  # read by this op only: permuted where it is
-                return self._move_below(graph, transpose, node, order, {})
-            const = Const(graph, {'name': node.soft_get('name', node.id) + '/const_in_layout',
-                                  'value': new_value}).create_node()
-            return self._move_below(graph, transpose, node, order, {1 - idx: const.out_port(0)})
-        source = other.get_source()
-        twin = source.node if source is not None else None
-        if twin is not None and twin.id == transpose.id:
-            return self._move_below(graph, transpose, node, order, {})
-        if twin is None or twin.soft_get('op') != 'Transpose':
-            return False
-        twin_order = _order(twin)
-        if twin_order is None or not np.array_equal(twin_order, order):
-            return False
-        twin_origin = twin.in_port(0).get_source()
-        self._move_below(graph, transpose, node, order, {1 - idx: twin_origin})
-        _remove_if_dead(twin)
-        return True
-
-    def _through_concat(self, graph, transpose, node, order) -> bool:
-        rank = len(order)
-        inputs = {}
-        for idx, port in node.in_ports().items():
-            if not port.is_connected():
-                continue
-            source = port.get_source()
-            value = port.data.get_value()
-            if source.node.soft_get('op') == 'Transpose':
-                twin_order = _order(source.node)
-                if twin_order is None or not np.array_equal(twin_order, order) or \
-                        len(source.get_destinations()) != 1:
-                    return False
-                inputs[idx] = ('transpose', source.node)
-            elif value is not None and value.ndim == rank:
-                inputs[idx] = ('const', value)
-            else:
-                return False
-        axis = int(node.axis)
-        axis = axis + rank if axis < 0 else axis
-        node['axis'] = int(order[axis])
-        new_inputs = {}
-        for idx, (kind, item) in inputs.items():
-            if kind == 'transpose':
-                new_inputs[idx] = item.in_port(0).get_source()
-            else:
-                const = Const(graph, {'name': '{}/const_in_layout_{}'.format(node.soft_get('name', node.id), idx),
-                                      'value': np.transpose(item, inverse_permutation(order))}).create_node()
-                new_inputs[idx] = const.out_port(0)
-        twins = [item for kind, item in inputs.values() if kind == 'transpose']
-        self._move_below(graph, transpose, node, order, new_inputs)
-        for twin in twins:
-            _remove_if_dead(twin)
         return True
