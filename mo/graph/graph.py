@@ -655,6 +655,20 @@ class Node:
         return {attrs[key] for keyed in adjacency.values() for attrs in keyed.values()
                 if key in attrs and not attrs.get('control_flow_edge')}
 
+    def in_tensors(self) -> dict:
+        """Input index -> the attribute dict of the tensor on that connected input (its data node in
+        the middle and back phases, the producer's port record in the front phase), by index."""
+        graph = self.graph
+        if graph.graph.get('stage', 'front') == 'front':
+            return {i: p.data._store() for i, p in self.in_ports().items() if p.is_connected()}
+        nodes = graph._node
+        found = {}
+        for src, keyed in graph._pred[self.id].items():  # the adjacency itself: runs in every inference
+            for attrs in keyed.values():
+                if 'in' in attrs and not attrs.get('control_flow_edge'):
+                    found[attrs['in']] = nodes[src]
+        return dict(sorted(found.items()))
+
     def in_ports(self, control_flow=False) -> dict:
         """All input ports (declared or connected), by index, in index order."""
         ids = set(self._port_table('in')) | self._edge_ports('in')

@@ -35,11 +35,11 @@ def copy_shape_infer(node, value_fn=None):
 
 def eltwise_infer(node, value_fn=None):
     """Output 0 is the broadcast of all connected inputs; folded when every input is constant."""
-    ports = [p for i, p in sorted(node.in_ports().items()) if p.is_connected()]
-    shapes = [p.data.get_shape() for p in ports]
+    tensors = list(node.in_tensors().values())
+    shapes = [t.get('shape') for t in tensors]
     if any(s is None for s in shapes):
         return
-    values = [p.data.get_value() for p in ports]
+    values = [t.get('value') for t in tensors]
     out_shape = broadcast_shapes(*shapes)
     if value_fn is not None and all(v is not None for v in values) and \
             fold_allowed(node, out_shape, np.result_type(*values)):
