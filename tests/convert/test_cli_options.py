@@ -145,3 +145,21 @@ def test_corrupt_model_file_is_one_error(tmp_path):
     errors = _error_lines(stderr)
     assert len(errors) == 1 and 'corrupt.pb' in errors[0], stderr
     assert 'Traceback' not in stderr
+
+
+def test_a_cycle_is_one_error_naming_its_nodes(tmp_path):
+    from mo.front.tf.proto import GraphDef
+    graph_def = GraphDef()
+    x = graph_def.node.add(name='x', op='Placeholder')
+    x.attr['dtype'].type = 1
+    for name, inputs in (('loop_a', ['x', 'loop_b']), ('loop_b', ['loop_a', 'x']), ('out', ['loop_b'])):
+        node = graph_def.node.add(name=name, op='AddV2' if name != 'out' else 'Relu', input=inputs)
+        node.attr['T'].type = 1
+    model = tmp_path / 'cycle.pb'
+    model.write_bytes(graph_def.SerializeToString())
+    code, _, stderr = _mo('convert', '--input_model', str(model), '--output_dir', str(tmp_path / 'out'))
+    errors = _error_lines(stderr)
+    assert code != 0 and len(errors) == 1, stderr
+    assert 'cycle' in errors[0] and 'loop_a' in errors[0] and 'loop_b' in errors[0]
+    assert 'Traceback' not in stderr
+    assert not (tmp_path / 'out').exists() or not list((tmp_path / 'out').iterdir())

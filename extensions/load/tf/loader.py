@@ -95,8 +95,10 @@ class TFLoader(LoadReplacementPattern):
             graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
             contents = const_contents(data) if binary else None
-        graph_def_to_graph(graph_def, graph, node_order=canonical_order(graph_def), const_contents=contents)
-        graph.check_acyclic()
+        order = canonical_order(graph_def)
+        graph_def_to_graph(graph_def, graph, node_order=order, const_contents=contents)
+        if order is None:  # a topological order exists exactly when there is no cycle: name it
+            graph.check_acyclic()
         self.match_count = graph.number_of_nodes()
 
 

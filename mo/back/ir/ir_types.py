@@ -38,7 +38,10 @@ def _as_dtype(dtype) -> np.dtype:
 
 
 def _lookup(dtype):
-    entry = _BY_DTYPE.get(_as_dtype(dtype))
+    # a native numpy dtype is the common case and a dict key as it is; anything else is normalized
+    entry = _BY_DTYPE.get(dtype) if isinstance(dtype, np.dtype) else None
+    if entry is None:
+        entry = _BY_DTYPE.get(_as_dtype(dtype))
     if entry is None:
         raise Error('Data type "{}" has no OpenVINO IR element type (supported: {})', np.dtype(dtype).name,
                     ', '.join(d.name for d, _, _ in _TABLE))
