@@ -58,12 +58,14 @@ class _NodeAttrs(dict):
         dict.__delitem__(self, key)
 
     def update(self, *args, **kwargs):
-        items = dict(*args, **kwargs)
+        items = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], dict) else dict(*args, **kwargs)
         graph = self._owner()
         if graph is not None:
-            # only the indexed keys need the index; everything else is one plain dict update
+            # only the indexed keys whose value changes need the index; the rest is one dict update
             for key in _INDEXED.intersection(items):
-                graph._reindex(self._node_id, key, self.get(key), items[key])
+                old, new = self.get(key), items[key]
+                if old is not new and old != new:
+                    graph._reindex(self._node_id, key, old, new)
         dict.update(self, items)
 
     def setdefault(self, key, default=None):
