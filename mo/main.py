@@ -4,6 +4,7 @@ Every failure ends as one ``[ ERROR ]`` line (and a hint where one helps) with e
 for bad command-line usage; a traceback is printed only with ``--log_level=DEBUG``.
 """
 import argparse
+import gc
 import logging as log
 import os
 import sys
@@ -106,7 +107,19 @@ def run_transforms_command(args) -> int:
 
 def main(argv=None) -> int:
     """Entry point of the ``mo`` console script; returns the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    # One command, then the console script exits: the command's garbage is freed by reference
+    # counting (peak memory is the same on every benchmark model), while cyclic-GC passes over a
+    # graph of 10^5 objects cost about a tenth of a conversion. Restored for callers in-process.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(sys.argv[1:] if argv is None else list(argv))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run(argv) -> int:
     debug = any(a.upper() in ('--LOG_LEVEL=DEBUG',) for a in argv) or \
         any(a == '--log_level' and i + 1 < len(argv) and argv[i + 1].upper() == 'DEBUG' for i, a in enumerate(argv))
     model_path = prefetch.model_path_in(argv)

@@ -105,3 +105,16 @@ def test_console_script_runs():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert 'BackFinish' in result.stdout and 'FrontStart' not in result.stdout
+
+
+def test_main_leaves_the_garbage_collector_as_it_found_it(capsys):
+    import gc
+    assert gc.isenabled()
+    assert main(['transforms']) == 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        main(['transforms'])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
