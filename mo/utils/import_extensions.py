@@ -5,7 +5,6 @@ Both are loaded the same way: every ``.py`` file under ``front/``, ``front/tf/``
 defines. A user's directory is imported as a package of its own, so two directories may use
 the same file names; a file that fails to import is an Error naming the file.
 """
-import hashlib
 import importlib
 import importlib.util
 import logging as log
@@ -53,6 +52,7 @@ def load_builtin(with_transforms: bool = True):
 
 
 def _package_name(directory: str) -> str:
+    import hashlib  # only for user extension directories
     digest = hashlib.sha1(os.path.abspath(directory).encode()).hexdigest()[:8]
     base = ''.join(c if c.isalnum() else '_' for c in os.path.basename(os.path.abspath(directory))) or 'ext'
     return 'mo_user_ext_{}_{}'.format(base, digest)

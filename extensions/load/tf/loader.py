@@ -1,6 +1,5 @@
 """Load phase for TensorFlow: read the GraphDef, cut it at --input/--output, add Results, extract ops."""
 import collections
-import difflib
 import logging as log
 
 from mo.front.extractor import extractor_for
@@ -28,6 +27,7 @@ def find_op_node(graph: Graph, name: str, option: str) -> Node:
     if node is not None:
         return node
     names = [d.get('name', n) for n, d in graph.nodes(data=True) if d.get('kind') == 'op']
+    import difflib  # only on this error path
     close = difflib.get_close_matches(name, names, n=3)
     raise UsageError('{}: the model has no node "{}"', option, name,
                      hint='did you mean {}?'.format(', '.join('"{}"'.format(c) for c in close)) if close else None)
