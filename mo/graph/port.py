@@ -253,12 +253,18 @@ class Port:
         return list(self.node._port_table('out').get(self.idx, {}).get('tensor_names', []))
 
     def remove_tensor_names(self) -> list:
-        """Forget the tensor names of this output port (and of its data node); returns them."""
+        """Forget the tensor names of this output port (and of its data node); returns them.
+
+        The graph remembers them (``graph.graph['retired_tensor_names']``): a name that no longer
+        means this tensor must not come back as a name the IR writer derives from a node name.
+        """
         names = list(self.node._port_table('out').get(self.idx, {}).pop('tensor_names', []))
         if not self._front():
             data = self._data_node()
             if data is not None:
                 names += [n for n in data.graph._node[data.id].pop('tensor_names', None) or [] if n not in names]
+        if names:
+            self.node.graph.graph.setdefault('retired_tensor_names', set()).update(names)
         return names
 
     def add_tensor_names(self, names):

@@ -333,12 +333,10 @@ def ir_inconsistencies(xml_path, graph_def_bytes: GraphLike) -> List[str]:
     for name, places in named.items():
         if len(places) > 1:
             problems.append('tensor name {!r} on {} ports: {}'.format(name, len(places), [p[2] for p in places]))
-        if ':' not in name:
-            continue  # TF's names come as "node" and "node:k"; a bare node name may be mo's layer name
-        try:
-            tensor = graph.get_tensor_by_name(name)
+        try:  # a bare node name is TF's name of the node's output 0
+            tensor = graph.get_tensor_by_name(_tensor_name(name))
         except (KeyError, ValueError):
-            continue
+            continue  # a name mo made up for a node of its own
         precision, dims, layer = places[0]
         expected = _PRECISIONS.get(tensor.dtype.name)
         if expected and precision != expected:

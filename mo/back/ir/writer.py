@@ -173,7 +173,9 @@ class _Emitter:
         return names
 
     def _collect_explicit_names(self, ops):
-        """Names given to tensors explicitly win over names derived from node names."""
+        """Names given to tensors explicitly win over names derived from node names, and so do
+        names retired by a rewrite (a TF name whose tensor is gone is no name for another one)."""
+        self.claimed_names.update(self.graph.graph.get('retired_tensor_names', ()))
         for node in ops:
             for record in (node.soft_get('_out_ports', None) or {}).values():
                 self.claimed_names.update((record or {}).get('tensor_names', []) or [])
