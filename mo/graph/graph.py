@@ -11,7 +11,10 @@ A data node holds the tensor's ``shape`` and, when known, its ``value``.
 Nodes are indexed by ``op``, ``type``, ``kind`` and ``name``, so ``get_op_nodes(op='Pack')`` costs time
 in the number of Pack nodes, not in the size of the graph. The index stays right however an
 attribute is written (``node.op = x``, ``node['op'] = x``, ``graph.nodes[n]['op'] = x``),
-because node attribute dicts report writes to the indexed keys.
+because node attribute dicts report writes to the indexed keys (``mo.graph.node_attrs``).
+
+``Node`` (``mo.graph.node``) and the node helpers are importable from here too, as extension
+authors expect (``from mo.graph.graph import Graph, Node, rename_nodes``).
 """
 import contextlib
 import heapq
@@ -19,101 +22,16 @@ import itertools
 import logging as log
 from collections import deque
 
-import numpy as np
-
+from mo.graph.algorithms import find_cycle
 from mo.graph.lazy_networkx import import_networkx
-from mo.graph.port import Port  # port.py needs nothing from this module at import time
+from mo.graph.node import Node, dict_includes, fast_node, rename_node, rename_nodes, replace_node
+from mo.graph.node_attrs import INDEXED, INDEXED_ATTRS, IndexedAttrs
 from mo.utils.error import Error
 
 nx = import_networkx()
 
-#: node attributes the graph keeps an index for
-INDEXED_ATTRS = ('op', 'type', 'kind', 'name')
-_INDEXED = frozenset(INDEXED_ATTRS)
-
-
-class _NodeAttrs(dict):
-    """A node's attribute dict that keeps its graph's index in step with writes to indexed keys."""
-    __slots__ = ('_graph', '_node_id')
-
-    def _bind(self, graph, node_id):
-        self._graph = graph
-        self._node_id = node_id
-
-    def _owner(self):
-        return getattr(self, '_graph', None)
-
-    def __setitem__(self, key, value):
-        if key in _INDEXED:  # the common case, any other key, is a plain dict write
-            graph = self._owner()
-            if graph is not None:
-                graph._reindex(self._node_id, key, self.get(key), value)
-        dict.__setitem__(self, key, value)
-
-    def __delitem__(self, key):
-        if key in _INDEXED and key in self:
-            graph = self._owner()
-            if graph is not None:
-                graph._reindex(self._node_id, key, self[key], None)
-        dict.__delitem__(self, key)
-
-    def update(self, *args, **kwargs):
-        items = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], dict) else dict(*args, **kwargs)
-        graph = self._owner()
-        if graph is not None:
-            # only the indexed keys whose value changes need the index; the rest is one dict update
-            for key in _INDEXED.intersection(items):
-                old, new = self.get(key), items[key]
-                if old is not new and old != new:
-                    graph._reindex(self._node_id, key, old, new)
-        dict.update(self, items)
-
-    def setdefault(self, key, default=None):
-        if key not in self:
-            self[key] = default
-        return self[key]
-
-    def pop(self, key, *default):
-        if key in self:
-            value = self[key]
-            del self[key]
-            return value
-        if default:
-            return default[0]
-        raise KeyError(key)
-
-    def clear(self):
-        for key in list(self):
-            del self[key]
-
-
-def find_cycle(successors) -> list:
-    """The nodes of one directed cycle, in order, or [] (``successors``: node -> iterable of nodes).
-
-    Iterative depth-first search in linear time: a node is 'open' while its descendants are being
-    explored, and an edge to an open node closes a cycle made of the open path from that node on.
-    """
-    done, open_at = set(), {}
-    for root in successors:
-        if root in done:
-            continue
-        path, stack = [root], [iter(successors[root])]
-        open_at[root] = 0
-        while stack:
-            child = next(stack[-1], None)
-            if child is None:
-                stack.pop()
-                finished = path.pop()
-                del open_at[finished]
-                done.add(finished)
-            elif child in open_at:
-                return path[open_at[child]:]
-            elif child not in done:
-                open_at[child] = len(path)
-                path.append(child)
-                stack.append(iter(successors[child]))
-    return []
-
+__all__ = ['Graph', 'Node', 'INDEXED_ATTRS', 'dict_includes', 'fast_node', 'find_cycle', 'rename_node',
+           'rename_nodes', 'replace_node']
 
 class Graph(nx.MultiDiGraph):
     """A model graph: networkx MultiDiGraph plus ports, an op index and clean-up.
@@ -121,7 +39,7 @@ class Graph(nx.MultiDiGraph):
     ``graph.graph`` holds graph-wide settings: ``stage`` ('front', 'middle' or 'back'),
     ``layout`` ('NHWC' or 'NCHW'), ``cmd_params`` and format-specific data.
     """
-    node_attr_dict_factory = _NodeAttrs
+    node_attr_dict_factory = IndexedAttrs
 
     def __init__(self, incoming_graph_data=None, **attr):
         self._index = {key: {} for key in INDEXED_ATTRS}
@@ -139,8 +57,8 @@ class Graph(nx.MultiDiGraph):
     # ----- index maintenance -------------------------------------------------------------
     def _bind_node(self, node_id):
         attrs = self._node[node_id]
-        if not isinstance(attrs, _NodeAttrs):
-            attrs = _NodeAttrs(attrs)
+        if not isinstance(attrs, IndexedAttrs):
+            attrs = IndexedAttrs(attrs)
             self._node[node_id] = attrs
         if attrs._owner() is self:
             return
@@ -154,20 +72,26 @@ class Graph(nx.MultiDiGraph):
     def _reindex(self, node_id, key, old, new):
         if self.edited is not None and key in ('op', 'type'):
             self.edited.add(node_id)  # a node that stops being a Result may leave dead code behind
+        if old is not None:
+            try:
+                bucket = self._index[key].get(old)
+            except TypeError:  # an unhashable value is simply not indexed
+                bucket = None
+            if bucket is not None:
+                bucket.discard(node_id)
+        if new is not None:
+            self._index_add(node_id, key, new)
+
+    def _index_add(self, node_id, key, value):
         index = self._index[key]
         try:
-            if old is not None:
-                bucket = index.get(old)
-                if bucket is not None:
-                    bucket.discard(node_id)
-            if new is not None:
-                bucket = index.get(new)
-                if bucket is None:
-                    index[new] = {node_id}
-                else:
-                    bucket.add(node_id)
+            bucket = index.get(value)
         except TypeError:  # an unhashable value is simply not indexed
-            pass
+            return
+        if bucket is None:
+            index[value] = {node_id}
+        else:
+            bucket.add(node_id)
 
     def _unindex_node(self, node_id):
         attrs = self._node.get(node_id)
@@ -213,24 +137,14 @@ class Graph(nx.MultiDiGraph):
                 raise ValueError('None cannot be a node')
             self._succ[node_id] = {}
             self._pred[node_id] = {}
-            attrs = self._node[node_id] = _NodeAttrs(attr)
+            attrs = self._node[node_id] = IndexedAttrs(attr)
             attrs._bind(self, node_id)
             if self.edited is not None:
                 self.edited.add(node_id)
             self._seq[node_id] = next(self._next_seq)
-            index = self._index
-            for key in _INDEXED.intersection(attr):  # _reindex inlined: runs for every new node
-                value = attr[key]
-                if value is None:
-                    continue
-                try:
-                    bucket = index[key].get(value)
-                except TypeError:  # an unhashable value is simply not indexed
-                    continue
-                if bucket is None:
-                    index[key][value] = {node_id}
-                else:
-                    bucket.add(node_id)
+            for key in INDEXED.intersection(attr):
+                if attr[key] is not None:
+                    self._index_add(node_id, key, attr[key])
         self._clear_networkx_cache()
 
     def _clear_networkx_cache(self):
@@ -527,290 +441,3 @@ class Graph(nx.MultiDiGraph):
             inputs = ['{}:{}->{}'.format(u, d.get('out'), d.get('in')) for u, _, d in self.in_edges(node_id, data=True)]
             lines.append('{} [{}] {} <- {}'.format(node_id, data.get('kind'), data.get('op'), ', '.join(inputs)))
         return '\n'.join(lines)
-
-
-class Node:
-    """A view of one node of a Graph: attribute access and ports.
-
-    ``node.x`` and ``node['x']`` read the node's attribute ``x``; ``node.x = v`` writes it.
-    """
-    __slots__ = ('graph', 'id')
-
-    def __init__(self, graph: Graph, node_id):
-        try:
-            present = node_id in graph._node  # not graph.__contains__: this runs for every Node made
-        except TypeError:
-            present = False
-        if not present:
-            raise Error('There is no node "{}" in the graph', node_id)
-        object.__setattr__(self, 'graph', graph)
-        object.__setattr__(self, 'id', node_id)
-
-    # ----- attributes --------------------------------------------------------------------
-    def __getattr__(self, key):
-        try:
-            return self.graph._node[self.id][key]
-        except KeyError:
-            raise AttributeError('Node "{}" has no attribute "{}"'.format(self.id, key)) from None
-
-    def __setattr__(self, key, value):
-        if key in Node.__slots__:
-            object.__setattr__(self, key, value)
-        else:
-            self.graph._node[self.id][key] = value
-
-    def __getitem__(self, key):
-        return self.graph._node[self.id][key]
-
-    def __setitem__(self, key, value):
-        self.graph._node[self.id][key] = value
-
-    def __delitem__(self, key):
-        del self.graph._node[self.id][key]
-
-    def __contains__(self, key):
-        return key in self.graph._node[self.id]
-
-    def __eq__(self, other):
-        return isinstance(other, Node) and other.graph is self.graph and other.id == self.id
-
-    def __hash__(self):
-        return hash(self.id)
-
-    def __repr__(self):
-        return 'Node({!r}, op={!r})'.format(self.id, self.soft_get('op'))
-
-    def attrs(self) -> dict:
-        """The node's attribute dict itself (writes go to the graph)."""
-        return self.graph._node[self.id]
-
-    def has(self, key) -> bool:
-        return key in self.graph._node[self.id]
-
-    def has_valid(self, key) -> bool:
-        """The attribute exists and is not None."""
-        return self.graph._node[self.id].get(key) is not None
-
-    def has_and_set(self, key) -> bool:
-        """The attribute exists and is truthy."""
-        value = self.graph._node[self.id].get(key)
-        if isinstance(value, np.ndarray):
-            return value.size > 0 and bool(np.all(value))
-        return bool(value)
-
-    def soft_get(self, key, default='<UNKNOWN>'):
-        """The attribute's value, or ``default`` when the node has no such attribute."""
-        return self.graph._node[self.id].get(key, default)
-
-    def get_attrs(self) -> dict:
-        return self.attrs()
-
-    # ----- ports -------------------------------------------------------------------------
-    def _port_table(self, direction):
-        key = '_in_ports' if direction == 'in' else '_out_ports'
-        table = self.graph._node[self.id].get(key)
-        if table is None:
-            table = {}
-            self.graph._node[self.id][key] = table
-        return table
-
-    def add_input_port(self, idx, skip_if_exist=False, **kwargs):
-        table = self._port_table('in')
-        if idx in table and not skip_if_exist:
-            raise Error('Input port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
-        table.setdefault(idx, {'control_flow': kwargs.get('control_flow', False)})
-
-    def add_output_port(self, idx, skip_if_exist=False, **kwargs):
-        table = self._port_table('out')
-        if idx in table and not skip_if_exist:
-            raise Error('Output port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
-        table.setdefault(idx, {'control_flow': kwargs.get('control_flow', False)})
-
-    def delete_input_port(self, idx):
-        self.in_port(idx).disconnect()
-        self._port_table('in').pop(idx, None)
-
-    def delete_output_port(self, idx):
-        self.out_port(idx).disconnect()
-        self._port_table('out').pop(idx, None)
-
-    def in_port(self, idx=0, control_flow=False):
-        """The input port ``idx``; created on first use, so new ops can be wired freely."""
-        table = self._port_table('in')
-        if idx not in table:
-            table[idx] = {'control_flow': control_flow}
-        return Port(self, 'in', idx)
-
-    def out_port(self, idx=0, control_flow=False):
-        """The output port ``idx``; created on first use."""
-        table = self._port_table('out')
-        if idx not in table:
-            table[idx] = {'control_flow': control_flow}
-        return Port(self, 'out', idx)
-
-    def _edge_ports(self, direction):
-        graph = self.graph
-        if graph._node[self.id].get('kind') == 'data':
-            return set()
-        key = 'in' if direction == 'in' else 'out'
-        adjacency = graph._pred[self.id] if direction == 'in' else graph._succ[self.id]
-        return {attrs[key] for keyed in adjacency.values() for attrs in keyed.values()
-                if key in attrs and not attrs.get('control_flow_edge')}
-
-    def in_tensors(self) -> dict:
-        """Input index -> the attribute dict of the tensor on that connected input (its data node in
-        the middle and back phases, the producer's port record in the front phase), by index."""
-        graph = self.graph
-        if graph.graph.get('stage', 'front') == 'front':
-            return {i: p.data._store() for i, p in self.in_ports().items() if p.is_connected()}
-        nodes = graph._node
-        found = {}
-        for src, keyed in graph._pred[self.id].items():  # the adjacency itself: runs in every inference
-            for attrs in keyed.values():
-                if 'in' in attrs and not attrs.get('control_flow_edge'):
-                    found[attrs['in']] = nodes[src]
-        return dict(sorted(found.items()))
-
-    def in_ports(self, control_flow=False) -> dict:
-        """All input ports (declared or connected), by index, in index order."""
-        ids = set(self._port_table('in')) | self._edge_ports('in')
-        return {i: Port(self, 'in', i) for i in sorted(ids)}
-
-    def out_ports(self, control_flow=False) -> dict:
-        """All output ports (declared or connected), by index, in index order."""
-        ids = set(self._port_table('out')) | self._edge_ports('out')
-        return {i: Port(self, 'out', i) for i in sorted(ids)}
-
-    def is_in_port_connected(self, idx, control_flow=False) -> bool:
-        return idx in self._edge_ports('in')
-
-    def is_out_port_connected(self, idx, control_flow=False) -> bool:
-        return idx in self._edge_ports('out')
-
-    # ----- neighbours (legacy API: in the middle phase these are data nodes) -----------------
-    def in_edges(self, control_flow=False) -> dict:
-        """Input edge attribute dicts by input port."""
-        return {d['in']: d for _, _, d in self.graph.in_edges(self.id, data=True)
-                if 'in' in d and (control_flow or not d.get('control_flow_edge'))}
-
-    def in_edge(self, idx=0, control_flow=False) -> dict:
-        return self.in_edges(control_flow)[idx]
-
-    def out_edges(self, control_flow=False) -> dict:
-        """Output edge attribute dicts by output port (one of them where a port feeds several)."""
-        return {d['out']: d for _, _, d in self.graph.out_edges(self.id, data=True)
-                if 'out' in d and (control_flow or not d.get('control_flow_edge'))}
-
-    def out_edge(self, idx=0, control_flow=False) -> dict:
-        return self.out_edges(control_flow)[idx]
-
-    def in_nodes(self, control_flow=False) -> dict:
-        """The producers of this node's inputs, by input port.
-
-        Front phase: op nodes; middle and back phases: data nodes (for an op) or the producing
-        op (for a data node, under key 0).
-        """
-        graph = self.graph
-        if self.kind == 'data':
-            return {0: Node(graph, u) for u, _ in graph.in_edges(self.id)}
-        result = {}
-        for u, _, d in graph.in_edges(self.id, data=True):
-            if 'in' in d and (control_flow or not d.get('control_flow_edge')):
-                result[d['in']] = Node(graph, u)
-        return dict(sorted(result.items()))
-
-    def in_node(self, idx=0, control_flow=False):
-        nodes = self.in_nodes(control_flow)
-        if idx not in nodes:
-            raise Error('Node "{}" has no input {}', self.soft_get('name', self.id), idx)
-        return nodes[idx]
-
-    def out_nodes(self, control_flow=False) -> dict:
-        """Front phase: consumers are listed per output port (one per port); middle: data nodes."""
-        graph = self.graph
-        if self.kind == 'data':
-            return {i: Node(graph, v) for i, (_, v) in enumerate(graph.out_edges(self.id))}
-        result = {}
-        for _, v, d in graph.out_edges(self.id, data=True):
-            if 'out' in d and (control_flow or not d.get('control_flow_edge')):
-                result.setdefault(d['out'], Node(graph, v))
-        return dict(sorted(result.items()))
-
-    def out_node(self, idx=0, control_flow=False):
-        nodes = self.out_nodes(control_flow)
-        if idx not in nodes:
-            raise Error('Node "{}" has no output {}', self.soft_get('name', self.id), idx)
-        return nodes[idx]
-
-    def get_sorted_inputs(self):
-        return sorted(((u, d) for u, _, d in self.graph.in_edges(self.id, data=True) if 'in' in d),
-                      key=lambda item: item[1]['in'])
-
-    def get_sorted_outputs(self):
-        return sorted(((v, d) for _, v, d in self.graph.out_edges(self.id, data=True) if 'out' in d),
-                      key=lambda item: item[1]['out'])
-
-    def insert_node_after(self, new_node, node_out_port: int = 0):
-        """Put ``new_node`` between this node's output ``node_out_port`` and its consumers."""
-        self.out_port(node_out_port).get_connection().insert_node(new_node)
-
-    def infer(self):
-        """Run this op's shape (and value) inference."""
-        infer = self.soft_get('infer', None)
-        if infer is not None:
-            infer(self)
-
-
-def fast_node(graph: Graph, node_id) -> Node:
-    """A Node view for an id taken from the graph's own adjacency (no existence check)."""
-    node = object.__new__(Node)
-    object.__setattr__(node, 'graph', graph)
-    object.__setattr__(node, 'id', node_id)
-    return node
-
-
-def rename_node(node: Node, name: str):
-    """Give ``node`` the user-visible ``name``; refuses a name another op node already has."""
-    graph = node.graph
-    for other_id in graph.nodes_by_attr('name', name):
-        if other_id != node.id and graph.nodes[other_id].get('kind') == 'op':
-            raise Error('Cannot rename node "{}" to "{}": another node has that name',
-                        node.soft_get('name', node.id), name)
-    node['name'] = name
-
-
-def rename_nodes(nodes):
-    """Rename several nodes at once, given ``(node, new_name)`` pairs applied in order.
-
-    The usual use is ``rename_nodes([(old, name + '/TBR'), (new, name)])``: the replaced node
-    frees its name for the replacement.
-    """
-    for node, name in nodes:
-        rename_node(node, name)
-
-
-def dict_includes(big: dict, sub: dict) -> bool:
-    """True when every key of ``sub`` is in ``big`` with an equal value (or a callable accepting it)."""
-    for key, expected in sub.items():
-        if key not in big:
-            return False
-        if callable(expected):
-            if not expected(big[key]):
-                return False
-        elif big[key] != expected:
-            return False
-    return True
-
-
-def replace_node(old_node: Node, new_node: Node, new_node_out_port: int = None):
-    """Move every consumer of ``old_node``'s outputs to ``new_node`` and remove ``old_node``.
-
-    Output ``i`` of the old node maps to output ``i`` of the new one, or every output to
-    ``new_node_out_port`` when it is given.
-    """
-    graph = old_node.graph
-    for idx, port in sorted(old_node.out_ports().items()):
-        target = idx if new_node_out_port is None else new_node_out_port
-        if port.is_connected() or port.get_tensor_names():
-            port.get_connection().set_source(new_node.out_port(target))
-    graph.remove_node(old_node.id)

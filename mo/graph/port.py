@@ -23,13 +23,6 @@ class PortData:
         port = self.port
         graph = port.node.graph
         if graph.graph.get('stage', 'front') != 'front':
-            if port.type == 'in':  # inlined _in_edge: every inference reads its inputs through here
-                node_id, idx = port.node.id, port.idx
-                for src, keyed in graph._pred[node_id].items():
-                    for attrs in keyed.values():
-                        if attrs.get('in') == idx and not attrs.get('control_flow_edge'):
-                            return graph._node[src]
-                return None
             data_id = port._data_id(create=create)
             return graph._node[data_id] if data_id is not None else None
         if port.type == 'in':
@@ -150,7 +143,7 @@ class Port:
 
     def _data_node(self, create=False):
         """Middle phase: the data node behind this port (an out-port's may be created)."""
-        from mo.graph.graph import fast_node
+        from mo.graph.node import fast_node
         data_id = self._data_id(create)
         return None if data_id is None else fast_node(self.node.graph, data_id)
 
@@ -159,7 +152,7 @@ class Port:
         """The output port feeding this input port, or None when unconnected."""
         if self.type == 'out':
             raise Error('get_source() is for input ports; {} is an output port', self)
-        from mo.graph.graph import fast_node
+        from mo.graph.node import fast_node
         edge = self._in_edge()
         if edge is None:
             return None
@@ -176,7 +169,7 @@ class Port:
         """The input ports this output port feeds, in a stable order."""
         if self.type == 'in':
             raise Error('get_destinations() is for output ports; {} is an input port', self)
-        from mo.graph.graph import fast_node
+        from mo.graph.node import fast_node
         graph = self.node.graph
         result = []
         for _, v, _, attrs in self._out_edges():

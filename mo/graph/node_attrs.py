@@ -1,0 +1,65 @@
+"""A node's attribute dict that keeps its graph's index in step with writes to the indexed keys.
+
+The graph indexes nodes by ``op``, ``type``, ``kind`` and ``name`` (see ``mo.graph.graph``). An
+attribute may be written through ``node.x = v``, ``node['x'] = v`` or networkx's
+``graph.nodes[n]['x'] = v``; all end in this dict, which reports the indexed keys to its graph.
+"""
+
+#: node attributes the graph keeps an index for
+INDEXED_ATTRS = ('op', 'type', 'kind', 'name')
+INDEXED = frozenset(INDEXED_ATTRS)
+
+
+class IndexedAttrs(dict):
+    """A node's attribute dict that keeps its graph's index in step with writes to indexed keys."""
+    __slots__ = ('_graph', '_node_id')
+
+    def _bind(self, graph, node_id):
+        self._graph = graph
+        self._node_id = node_id
+
+    def _owner(self):
+        return getattr(self, '_graph', None)
+
+    def __setitem__(self, key, value):
+        if key in INDEXED:  # the common case, any other key, is a plain dict write
+            graph = self._owner()
+            if graph is not None:
+                graph._reindex(self._node_id, key, self.get(key), value)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key):
+        if key in INDEXED and key in self:
+            graph = self._owner()
+            if graph is not None:
+                graph._reindex(self._node_id, key, self[key], None)
+        dict.__delitem__(self, key)
+
+    def update(self, *args, **kwargs):
+        items = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], dict) else dict(*args, **kwargs)
+        graph = self._owner()
+        if graph is not None:
+            # only the indexed keys whose value changes need the index; the rest is one dict update
+            for key in INDEXED.intersection(items):
+                old, new = self.get(key), items[key]
+                if old is not new and old != new:
+                    graph._reindex(self._node_id, key, old, new)
+        dict.update(self, items)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def pop(self, key, *default):
+        if key in self:
+            value = self[key]
+            del self[key]
+            return value
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def clear(self):
+        for key in list(self):
+            del self[key]
