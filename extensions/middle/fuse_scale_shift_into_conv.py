@@ -11,7 +11,7 @@ import numpy as np
 from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern
-from mo.ops.const import Const
+from mo.ops.const import feed_constant
 
 CONV_OPS = ('Convolution', 'GroupConvolution')
 
@@ -42,9 +42,8 @@ def _single_consumer(node: Node):
     return destinations[0].node if len(destinations) == 1 else None
 
 
-def _replace_const_input(graph, node, port, value, suffix):
-    const = Const(graph, {'name': node.soft_get('name', node.id) + suffix, 'value': value}).create_node()
-    const.out_port(0).connect(node.in_port(port))
+def _replace_const_input(node, port, value, suffix):
+    feed_constant(node, port, value, node.soft_get('name', node.id) + suffix)
 
 
 def _bypass(node: Node, data_port: int):
@@ -116,11 +115,11 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
         # order (a fast sequential pass; the IR writer's thread makes the C-order copy while it
         # writes), and copy=False spares a copy when the product has the weights' dtype (usual)
         scaled = np.multiply(weights, factor, order='K').astype(weights.dtype, copy=False)
-        _replace_const_input(graph, conv, 1, scaled, '/weights_scaled')
+        _replace_const_input(conv, 1, scaled, '/weights_scaled')
         for add, data_port, bias in adds:
             old = add.in_port(1 - data_port).data.get_value()
             shape = (-1,) + (1,) * (len(conv.out_port(0).data.get_shape()) - 2)
-            _replace_const_input(graph, add, 1 - data_port, (bias * scale).reshape(shape).astype(old.dtype),
+            _replace_const_input(add, 1 - data_port, (bias * scale).reshape(shape).astype(old.dtype),
                                  '/bias_scaled')
         _bypass(mul, mul_data_port)
         return True
@@ -145,6 +144,6 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
             if b1 is None or b2 is None:
                 return
             total = (b1 + b2).reshape((-1,) + (1,) * (rank - 2)).astype(op1[1].dtype)
-            _replace_const_input(graph, first, 1 - op1[0], total, '/bias_merged')
+            _replace_const_input(first, 1 - op1[0], total, '/bias_merged')
             _bypass(second, op2[0])
             infer_node(first)

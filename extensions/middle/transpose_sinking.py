@@ -25,7 +25,7 @@ from mo.front.common.partial_infer.utils import int64_array
 from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern
-from mo.ops.const import Const
+from mo.ops.const import feed_constant, set_const_value
 from mo.ops.reshape import Reshape
 from mo.ops.transpose import Transpose, inverse_permutation
 
@@ -46,19 +46,8 @@ def _order(node: Node):
     return np.where(order < 0, order + len(shape), order)
 
 
-def _set_order(graph: Graph, transpose: Node, order):
-    const = Const(graph, {'name': transpose.soft_get('name', transpose.id) + '/order',
-                          'value': int64_array(order)}).create_node()
-    const.out_port(0).connect(transpose.in_port(1))
-
-
-def _set_const_value(const: Node, value):
-    """Give Const ``const`` (and the tensor it writes) a new value; TF's names for the old one go."""
-    const.out_port(0).remove_tensor_names()
-    const['value'] = value
-    const['shape'] = int64_array(value.shape)
-    const['data_type'] = value.dtype
-    const.out_port(0).data.set_value(value)
+def _set_order(transpose: Node, order):
+    feed_constant(transpose, 1, int64_array(order), transpose.soft_get('name', transpose.id) + '/order')
 
 
 def _const_in_layout(value, order, rank):
@@ -117,15 +106,14 @@ def _is_identity(order) -> bool:
     return order is None or np.array_equal(order, np.arange(len(order)))
 
 
-def _replace_const_input(graph: Graph, node: Node, idx: int, value, suffix: str):
+def _replace_const_input(node: Node, idx: int, value, suffix: str):
     """Feed input ``idx`` of ``node`` the constant ``value``: the Const there is changed in place
     when ``node`` is its only reader, else a new Const is made."""
     source = node.in_port(idx).get_source()
     if source is not None and source.node.soft_get('op') == 'Const' and len(source.get_destinations()) == 1:
-        _set_const_value(source.node, value)
-        return
-    const = Const(graph, {'name': node.soft_get('name', node.id) + suffix, 'value': value}).create_node()
-    const.out_port(0).connect(node.in_port(idx))
+        set_const_value(source.node, value)
+    else:
+        feed_constant(node, idx, value, node.soft_get('name', node.id) + suffix)
 
 
 class _Sinking:
@@ -257,7 +245,7 @@ class _Sinking:
         new_value = _const_in_layout(value, order, rank)
         if new_value is None:
             return False
-        _replace_const_input(self.graph, node, other, new_value.astype(value.dtype, copy=False), '/const_in_layout')
+        _replace_const_input(node, other, new_value.astype(value.dtype, copy=False), '/const_in_layout')
         return self._hand_on(node, order)
 
     def _absorb_concat(self, node, inputs, order, rank) -> bool:
@@ -271,7 +259,7 @@ class _Sinking:
         axis = int(node.axis)
         node['axis'] = int(order[axis + rank if axis < 0 else axis])
         for idx, value in constants.items():
-            _replace_const_input(self.graph, node, idx, np.transpose(value, inverse_permutation(order)),
+            _replace_const_input(node, idx, np.transpose(value, inverse_permutation(order)),
                                  '/const_in_layout_{}'.format(idx))
         return self._hand_on(node, order)
 
@@ -284,7 +272,7 @@ class _Sinking:
         for i, value in zip((1, 2), pads):
             moved = np.empty_like(np.ravel(value))
             moved[order] = np.ravel(value)
-            _replace_const_input(self.graph, node, i, moved, '/pads_in_layout_{}'.format(i))
+            _replace_const_input(node, i, moved, '/pads_in_layout_{}'.format(i))
         return self._hand_on(node, order)
 
     def _absorb_axes_op(self, node, inputs, order) -> bool:
@@ -294,7 +282,7 @@ class _Sinking:
         if move is None:
             return False
         new_axes, rest = move
-        _replace_const_input(self.graph, node, 1, int64_array(new_axes), '/axes_in_layout')
+        _replace_const_input(node, 1, int64_array(new_axes), '/axes_in_layout')
         return self._hand_on(node, rest)
 
     # --- readers that need the permuted tensor get a Transpose -----------------------------
@@ -310,7 +298,7 @@ class _Sinking:
             if transpose.in_port(0).get_source() != source:
                 source.connect(transpose.in_port(0))
             if not same_order:
-                _set_order(self.graph, transpose, order)
+                _set_order(transpose, order)
             infer_node(transpose)
             names = self.names.pop(key, None)
             if names:
@@ -341,8 +329,7 @@ class TransposeSinking(MiddleReplacementPattern):
             return False
         name = transpose.soft_get('name', transpose.id)
         reshape = Reshape(graph, {'name': name + '/as_reshape', 'special_zero': bool(0 in pattern)}).create_node()
-        const = Const(graph, {'name': name + '/as_reshape/shape', 'value': pattern}).create_node()
-        const.out_port(0).connect(reshape.in_port(1))
+        feed_constant(reshape, 1, pattern, name + '/as_reshape/shape')
         transpose.in_port(0).get_source().connect(reshape.in_port(0))
         names = transpose.out_port(0).get_tensor_names()
         transpose.out_port(0).get_connection().set_source(reshape.out_port(0))

@@ -48,13 +48,8 @@ def create_data_nodes(graph: Graph):
 
 
 def _inputs_ready(node: Node) -> bool:
-    """Every connected input has a shape (read straight from the data nodes: runs for every op)."""
-    nodes = node.graph._node
-    for src, keyed in node.graph._pred[node.id].items():
-        for attrs in keyed.values():
-            if 'in' in attrs and not attrs.get('control_flow_edge') and nodes[src].get('shape') is None:
-                return False
-    return True
+    """Every connected input has a shape."""
+    return all(tensor.get('shape') is not None for tensor in node.in_tensors().values())
 
 
 def infer_node(node: Node):
@@ -83,13 +78,9 @@ def _propagate_data_types(node: Node):
     if type_infer is not None:
         type_infer(node)
         return
-    # straight over the adjacency: this runs for every op of the model
     graph = node.graph
-    source_type = None
-    inputs = sorted((attrs['in'], src) for src, keyed in graph._pred[node.id].items() for attrs in keyed.values()
-                    if 'in' in attrs and not attrs.get('control_flow_edge'))
-    if inputs:
-        source_type = graph._node[inputs[0][1]].get('data_type')
+    inputs = node.in_tensors()
+    source_type = next(iter(inputs.values())).get('data_type') if inputs else None
     if source_type is None:
         source_type = graph._node[node.id].get('data_type')
     if source_type is None:

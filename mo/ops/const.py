@@ -31,3 +31,22 @@ class Const(Op):
     @staticmethod
     def infer(node):
         node.out_port(0).data.set_value(node.value)
+
+
+def feed_constant(node, idx: int, value, name: str):
+    """Connect a new Const holding ``value``, called ``name``, to input ``idx`` of ``node``; return it."""
+    const = Const(node.graph, {'name': name, 'value': value}).create_node()
+    const.out_port(0).connect(node.in_port(idx))
+    return const
+
+
+def set_const_value(const, value):
+    """Give Const node ``const`` (and the tensor it writes) a new value; its framework tensor names
+    named the old value and are dropped."""
+    value = np.asarray(value)
+    const.out_port(0).remove_tensor_names()
+    const['value'] = value
+    const['shape'] = np.array(value.shape, dtype=np.int64)
+    const['data_type'] = value.dtype
+    if const.graph.stage != 'front':
+        const.out_port(0).data.set_value(value)

@@ -1,7 +1,7 @@
 """Helpers for building small sub-graphs inside TensorFlow-flavoured replacers."""
 import numpy as np
 
-from mo.ops.const import Const
+from mo.ops.const import feed_constant
 
 
 def create_op_with_const_inputs(graph, op_class, port_value_dict: dict, op_attrs: dict = None,
@@ -16,8 +16,7 @@ def create_op_with_const_inputs(graph, op_class, port_value_dict: dict, op_attrs
     node = op_class(graph, op_attrs).create_node()
     base_name = op_attrs.get('name', node.soft_get('name', node.id))
     for port, value in sorted(port_value_dict.items()):
-        const = Const(graph, {'name': '{}/port_{}'.format(base_name, port), 'value': np.asarray(value)}).create_node()
-        const.out_port(0).connect(node.in_port(port))
+        feed_constant(node, port, np.asarray(value), '{}/port_{}'.format(base_name, port))
     if input_node is not None:
         input_node.out_port(0).connect(node.in_port(0))
     return node

@@ -40,18 +40,10 @@ def _fields(buf, start: int, end: int):
     """``(field number, wire type, value start, value end)`` of each field of ``buf[start:end]``."""
     pos = start
     while pos < end:
-        tag = buf[pos]
-        if tag < 0x80:
-            pos += 1
-        else:
-            tag, pos = _varint(buf, pos)
+        tag, pos = _varint(buf, pos)
         wire_type = tag & 7
         if wire_type == _LENGTH_DELIMITED:
-            length = buf[pos]
-            if length < 0x80:
-                pos += 1
-            else:
-                length, pos = _varint(buf, pos)
+            length, pos = _varint(buf, pos)
             value_end = pos + length
         elif wire_type == 0:
             _, value_end = _varint(buf, pos)
