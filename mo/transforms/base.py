@@ -85,7 +85,8 @@ class GraphTransform(ReplacementPattern):
     auto_clean_up = False
 
     def transform(self, graph, context: TransformContext):
-        raise NotImplementedError
+        """Apply the transform to ``graph`` (the hook every GTT transform class defines)."""
+        raise NotImplementedError('{} must define transform(graph, context)'.format(type(self).__name__))
 
     def __init__(self, context: TransformContext = None):
         self.context = context
