@@ -8,12 +8,20 @@ in networkx's order, the first time a name the partial module lacks is asked for
 ``nx.topological_sort``, ``from networkx import find_cycle``, ``dir(networkx)`` and
 ``import networkx.algorithms.isomorphism`` see exactly what a plain import gives.
 
+networkx's backend dispatcher looks up entry points while it imports, through
+``importlib.metadata`` (about 20 ms: that module pulls in email, zipfile, csv...). When no installed
+distribution declares a networkx backend, which a cheap scan of the ``*.dist-info`` directories
+tells, the import sees an empty entry-point list instead, and the dispatcher keeps a function
+that imports ``importlib.metadata`` on first use. With a backend installed, nothing changes.
+
 When networkx is already imported, or its ``__init__`` does not have the expected lines (another
 networkx release), this is a plain ``import networkx``.
 """
 import importlib
 import importlib.util
+import os
 import sys
+import types
 
 #: networkx subpackages whose star-imports are deferred, in the order networkx's __init__ runs them
 DEFERRED = ('convert_matrix', 'generators', 'readwrite', 'algorithms', 'linalg', 'drawing')
@@ -77,6 +85,77 @@ def _install_completion(module):
     namespace['__dir__'] = __dir__
 
 
+#: the entry-point groups networkx's dispatcher reads at import
+BACKEND_GROUPS = ('networkx.backends', 'networkx.backend_info')
+#: networkx's own test backend, which its dispatcher drops
+_LOOPBACK = 'nx_loopback'
+
+
+def _declared_backends(text: str):
+    """(group, name) of the networkx backend entry points in one ``entry_points.txt``."""
+    found, group = [], None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith('['):
+            group = line.strip('[]').strip()
+        elif group in BACKEND_GROUPS and '=' in line:
+            found.append((group, line.split('=', 1)[0].strip()))
+    return found
+
+
+def installed_backends_possible() -> bool:
+    """Whether some distribution on ``sys.path`` may declare a networkx backend.
+
+    False only when every ``*.dist-info``/``*.egg-info`` was read and none declares one (networkx's
+    own test loopback aside); anything unreadable or unusual answers True.
+    """
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or '.')
+        except OSError:
+            if os.path.exists(entry) and not os.path.isdir(entry):
+                return True  # a zip or egg file: importlib.metadata would look inside
+            continue
+        for name in names:
+            if not name.endswith(('.dist-info', '.egg-info')):
+                continue
+            path = os.path.join(entry or '.', name, 'entry_points.txt')
+            try:
+                with open(path, 'rb') as f:
+                    data = f.read()
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return True
+            if b'networkx.backend' not in data:
+                continue
+            for group, backend in _declared_backends(data.decode('utf-8', 'replace')):
+                if group != 'networkx.backends' or backend != _LOOPBACK:
+                    return True
+    return False
+
+
+def _entry_points_on_demand(**params):
+    """``importlib.metadata.entry_points``, imported when first called."""
+    from importlib.metadata import entry_points
+    return entry_points(**params)
+
+
+def _exec_without_metadata(code, namespace):
+    """Run networkx's ``__init__`` with an empty entry-point list for its dispatcher."""
+    stub = types.ModuleType('importlib.metadata')
+    stub.entry_points = lambda **params: ()
+    sys.modules['importlib.metadata'] = stub
+    try:
+        exec(code, namespace)
+    finally:
+        if sys.modules.get('importlib.metadata') is stub:
+            del sys.modules['importlib.metadata']
+    backends = sys.modules.get('networkx.utils.backends')
+    if backends is not None and getattr(backends, 'entry_points', None) is stub.entry_points:
+        backends.entry_points = _entry_points_on_demand
+
+
 def import_networkx():
     """The networkx module, imported without running its algorithm catalogue yet."""
     if 'networkx' in sys.modules:
@@ -93,8 +172,12 @@ def import_networkx():
         return importlib.import_module('networkx')
     module = importlib.util.module_from_spec(spec)
     sys.modules['networkx'] = module
+    code = compile(source, spec.origin, 'exec')
     try:
-        exec(compile(source, spec.origin, 'exec'), module.__dict__)
+        if 'importlib.metadata' in sys.modules or installed_backends_possible():
+            exec(code, module.__dict__)
+        else:
+            _exec_without_metadata(code, module.__dict__)
     except BaseException:
         for name in [n for n in sys.modules if n == 'networkx' or n.startswith('networkx.')]:
             del sys.modules[name]

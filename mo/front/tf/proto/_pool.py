@@ -4,28 +4,62 @@ The classes live in a private ``DescriptorPool``: TensorFlow registers the very 
 ``tensorflow.*`` names in protobuf's default pool, and both must coexist in one process (tests
 use TensorFlow as the reference). No generated ``*_pb2`` code is involved, so protobuf's gencode
 version checks cannot break us across protobuf 3.20 .. 7.x.
+
+The schema is encoded straight into serialized ``FileDescriptorProto`` bytes (descriptor.proto's
+field numbers below), which every protobuf backend's pool accepts. With the upb backend (the
+default since protobuf 4.21) the pool and the classes come from ``google._upb._message``
+directly, so ``mo convert`` does not import ``descriptor_pb2``, ``descriptor_pool`` and
+the pure-Python message machinery they pull in (about 25 ms of start-up); other backends go
+through protobuf's public ``descriptor_pool`` and ``message_factory``.
 """
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+import struct
 
 from mo.front.tf.proto import schema
 
-_FDP = descriptor_pb2.FieldDescriptorProto
-
+# descriptor.proto's numbers: FieldDescriptorProto.Type and .Label
 _SCALAR_TYPES = {
-    'double': _FDP.TYPE_DOUBLE,
-    'float': _FDP.TYPE_FLOAT,
-    'int64': _FDP.TYPE_INT64,
-    'uint64': _FDP.TYPE_UINT64,
-    'int32': _FDP.TYPE_INT32,
-    'uint32': _FDP.TYPE_UINT32,
-    'fixed64': _FDP.TYPE_FIXED64,
-    'fixed32': _FDP.TYPE_FIXED32,
-    'bool': _FDP.TYPE_BOOL,
-    'string': _FDP.TYPE_STRING,
-    'bytes': _FDP.TYPE_BYTES,
+    'double': 1, 'float': 2, 'int64': 3, 'uint64': 4, 'int32': 5, 'fixed64': 6, 'fixed32': 7,
+    'bool': 8, 'string': 9, 'bytes': 12, 'uint32': 13,
 }
+_TYPE_MESSAGE, _TYPE_ENUM = 11, 14
+_LABEL_OPTIONAL, _LABEL_REPEATED = 1, 3
 
 PACKAGE = 'tensorflow'
+
+
+def _varint(value: int) -> bytes:
+    value &= (1 << 64) - 1  # negative int32/int64 go on the wire as ten-byte two's complement
+    out = bytearray()
+    while True:
+        low = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(low | 0x80)
+        else:
+            out.append(low)
+            return bytes(out)
+
+
+class _Writer:
+    """Appends protobuf fields to a byte buffer: just the two wire types descriptors use."""
+
+    def __init__(self):
+        self.parts = []
+
+    def int(self, number: int, value: int):
+        self.parts.append(_varint(number << 3) + _varint(value))
+
+    def bytes(self, number: int, payload: bytes):
+        self.parts.append(_varint(number << 3 | 2) + _varint(len(payload)) + payload)
+
+    def str(self, number: int, text: str):
+        self.bytes(number, text.encode('utf-8'))
+
+    def message(self, number: int, writer: '_Writer'):
+        self.bytes(number, writer.value())
+
+    def value(self) -> bytes:
+        return b''.join(self.parts)
 
 
 def _camel(name):
@@ -51,88 +85,134 @@ def _enum_full_names(files):
     return names
 
 
-def _fill_field(fp, name, number, type_, label, enums):
-    fp.name = name
-    fp.number = number
-    fp.label = label
+def _field(name, number, type_, label, enums, oneof_index=None, packed=None, deprecated=False):
+    """A ``FieldDescriptorProto``."""
+    w = _Writer()
+    w.str(1, name)
+    w.int(3, number)
+    w.int(4, label)
     if type_ in _SCALAR_TYPES:
-        fp.type = _SCALAR_TYPES[type_]
+        w.int(5, _SCALAR_TYPES[type_])
     else:
-        fp.type_name = type_
-        fp.type = _FDP.TYPE_ENUM if type_ in enums else _FDP.TYPE_MESSAGE
+        w.int(5, _TYPE_ENUM if type_ in enums else _TYPE_MESSAGE)
+        w.str(6, type_)
+    if packed is not None or deprecated:
+        options = _Writer()  # FieldOptions
+        if packed is not None:
+            options.int(2, int(packed))
+        if deprecated:
+            options.int(3, 1)
+        w.message(8, options)
+    if oneof_index is not None:
+        w.int(9, oneof_index)
+    return w
 
 
-def _fill_enum(ep, enum):
-    ep.name = enum.name
+def _enum(enum):
+    """An ``EnumDescriptorProto``."""
+    w = _Writer()
+    w.str(1, enum.name)
     for value_name, number in enum.values:
-        v = ep.value.add()
-        v.name = value_name
-        v.number = number
+        value = _Writer()
+        value.str(1, value_name)
+        value.int(2, number)
+        w.message(2, value)
+    return w
 
 
-def _fill_message(mp, msg, scope, enums):
-    mp.name = msg.name
+def _map_entry(f, full_name, enums):
+    """The ``<Name>Entry`` nested type protoc generates for a map field."""
+    w = _Writer()
+    w.str(1, _camel(f.name) + 'Entry')
+    w.message(2, _field('key', 1, f.key_type, _LABEL_OPTIONAL, enums))
+    w.message(2, _field('value', 2, f.value_type, _LABEL_OPTIONAL, enums))
+    options = _Writer()  # MessageOptions.map_entry
+    options.int(7, 1)
+    w.message(7, options)
+    return w
+
+
+def _message(msg, scope, enums):
+    """A ``DescriptorProto``: fields (2), nested types (3), enums (4), oneofs (8), reserved (9)."""
     full_name = '{}.{}'.format(scope, msg.name)
-    oneof_index = {}
-    for i, oneof_name in enumerate(msg.oneofs):
-        mp.oneof_decl.add().name = oneof_name
-        oneof_index[oneof_name] = i
+    oneof_index = {name: i for i, name in enumerate(msg.oneofs)}
+    fields, nested = [], []
     for f in msg.fields:
-        fp = mp.field.add()
         if isinstance(f, schema.MapField):
-            entry = mp.nested_type.add()
-            entry.name = _camel(f.name) + 'Entry'
-            entry.options.map_entry = True
-            _fill_field(entry.field.add(), 'key', 1, f.key_type, _FDP.LABEL_OPTIONAL, enums)
-            _fill_field(entry.field.add(), 'value', 2, f.value_type, _FDP.LABEL_OPTIONAL, enums)
-            _fill_field(fp, f.name, f.number, '{}.{}'.format(full_name, entry.name),
-                        _FDP.LABEL_REPEATED, enums)
+            entry = _map_entry(f, full_name, enums)
+            nested.append(entry)
+            entry_name = '{}.{}Entry'.format(full_name, _camel(f.name))
+            fields.append(_field(f.name, f.number, entry_name, _LABEL_REPEATED, enums))
             continue
-        _fill_field(fp, f.name, f.number, f.type,
-                    _FDP.LABEL_REPEATED if f.repeated else _FDP.LABEL_OPTIONAL, enums)
-        if f.oneof is not None:
-            fp.oneof_index = oneof_index[f.oneof]
-        if f.packed is not None:
-            fp.options.packed = f.packed
-        if f.deprecated:
-            fp.options.deprecated = True
-    for nested in msg.nested:
-        _fill_message(mp.nested_type.add(), nested, full_name, enums)
+        fields.append(_field(f.name, f.number, f.type, _LABEL_REPEATED if f.repeated else _LABEL_OPTIONAL,
+                             enums, oneof_index.get(f.oneof) if f.oneof is not None else None,
+                             f.packed, f.deprecated))
+    nested.extend(_message(n, full_name, enums) for n in msg.nested)
+    w = _Writer()
+    w.str(1, msg.name)
+    for f in fields:
+        w.message(2, f)
+    for n in nested:
+        w.message(3, n)
     for e in msg.enums:
-        _fill_enum(mp.enum_type.add(), e)
+        w.message(4, _enum(e))
+    for name in msg.oneofs:
+        oneof = _Writer()
+        oneof.str(1, name)
+        w.message(8, oneof)
     for start, end in msg.reserved:
-        r = mp.reserved_range.add()
-        r.start = start
-        r.end = end
+        reserved = _Writer()
+        reserved.int(1, start)
+        reserved.int(2, end)
+        w.message(9, reserved)
+    return w
 
 
-def file_descriptor_protos():
-    """The schema as a list of ``FileDescriptorProto`` messages, in dependency order."""
+def serialized_files():
+    """The schema as serialized ``FileDescriptorProto``s, in dependency order."""
     enums = _enum_full_names(schema.FILES)
     result = []
     for f in schema.FILES:
-        fdp = descriptor_pb2.FileDescriptorProto()
-        fdp.name = f.name
-        fdp.package = PACKAGE
-        fdp.syntax = f.syntax
-        fdp.dependency.extend(f.dependencies)
-        for e in f.enums:
-            _fill_enum(fdp.enum_type.add(), e)
+        w = _Writer()
+        w.str(1, f.name)
+        w.str(2, PACKAGE)
+        for dependency in f.dependencies:
+            w.str(3, dependency)
         for m in f.messages:
-            _fill_message(fdp.message_type.add(), m, '.' + PACKAGE, enums)
-        result.append(fdp)
+            w.message(4, _message(m, '.' + PACKAGE, enums))
+        for e in f.enums:
+            w.message(5, _enum(e))
+        w.str(12, f.syntax)
+        result.append(w.value())
     return result
+
+
+def file_descriptor_protos():
+    """The schema as ``descriptor_pb2.FileDescriptorProto`` messages (for inspection and tests)."""
+    from google.protobuf import descriptor_pb2
+    return [descriptor_pb2.FileDescriptorProto.FromString(data) for data in serialized_files()]
+
+
+def _upb():
+    """protobuf's upb module when that is the backend in use, else None."""
+    try:
+        from google._upb import _message
+        from google.protobuf.internal import api_implementation
+    except ImportError:
+        return None
+    return _message if api_implementation.Type() == 'upb' else None
 
 
 def build_pool():
     """A fresh private ``DescriptorPool`` holding the whole schema."""
-    pool = descriptor_pool.DescriptorPool()
-    for fdp in file_descriptor_protos():
-        add_serialized = getattr(pool, 'AddSerializedFile', None)
-        if add_serialized is not None:
-            add_serialized(fdp.SerializeToString())
-        else:  # pragma: no cover - very old protobuf
-            pool.Add(fdp)
+    upb = _upb()
+    if upb is not None:
+        pool = upb.DescriptorPool()
+    else:
+        from google.protobuf import descriptor_pool
+        pool = descriptor_pool.DescriptorPool()
+    for data in serialized_files():
+        pool.AddSerializedFile(data)
     return pool
 
 
@@ -141,14 +221,30 @@ class MessageClasses:
 
     def __init__(self, pool):
         self.pool = pool
-        self._get_class = getattr(message_factory, 'GetMessageClass', None)
-        # protobuf < 4.21 has no GetMessageClass. One factory must serve every lookup there:
-        # classes from two factories would not accept each other's sub-messages.
-        self._factory = None if self._get_class else message_factory.MessageFactory(pool)
+        self._classes = {}
+        upb = _upb()
+        if upb is not None:
+            from google.protobuf import message
+            self._make = lambda desc: upb.MessageMeta(desc.name, (message.Message,),
+                                                      {'DESCRIPTOR': desc, '__module__': None})
+        else:
+            from google.protobuf import message_factory
+            get_class = getattr(message_factory, 'GetMessageClass', None)
+            if get_class is None:  # protobuf < 4.21: one factory must serve every lookup
+                get_class = message_factory.MessageFactory(pool).GetPrototype
+            self._make = get_class
 
     def __call__(self, full_name):
         """The class for ``full_name`` (``tensorflow.GraphDef``)."""
-        desc = self.pool.FindMessageTypeByName(full_name)
-        if self._get_class is not None:
-            return self._get_class(desc)
-        return self._factory.GetPrototype(desc)
+        return self._class_of(self.pool.FindMessageTypeByName(full_name))
+
+    def _class_of(self, desc):
+        cls = self._classes.get(desc.full_name)
+        if cls is None:
+            cls = self._classes[desc.full_name] = self._make(desc)
+            # as protobuf's message_factory does: the classes of sub-messages exist before
+            # a message hands one out (upb would otherwise ask message_factory for them)
+            for field in desc.fields:
+                if field.message_type is not None:
+                    self._class_of(field.message_type)
+        return cls
