@@ -172,18 +172,6 @@ def _constant_nodes(graph, fed):
     return order, shape_only
 
 
-def _too_big(op, values, limit) -> bool:
-    """Whether a Fill/Tile would produce more than ``limit`` bytes (checked before allocating)."""
-    try:
-        if op == 'Fill':
-            return int(np.prod(values[0], dtype=np.float64)) * values[1].dtype.itemsize > limit
-        if op == 'Tile':
-            return values[0].nbytes * float(np.prod(values[1], dtype=np.float64)) > limit
-    except (IndexError, TypeError, ValueError):
-        return False
-    return False
-
-
 def fold_constants(graph, fed: set = (), kept: set = (), limit: int = DEFAULT_MAX_CONSTANT_BYTES,
                    keep_sinks=False) -> int:
     """Fold every constant sub-graph of ``graph`` into Const nodes. ``fed`` nodes (the inputs)
@@ -333,7 +321,7 @@ def _evaluate(graph, node_id, attrs, edges, values, shape_sources, limit):
                 return None
             inputs.append(outputs[port])
     op = attrs['op']
-    if _too_big(op, inputs, limit):
+    if kernels.too_big(op, inputs, limit):
         log.warning('[ WARNING ] fold_constants: node "{}" ({}) would make a constant over {} bytes; '
                     'left unfolded'.format(attrs['name'], op, limit))
         return None

@@ -9,6 +9,12 @@ from mo.ops.parameter import Parameter
 from mo.utils.error import Error
 
 
+def _user_name(node) -> str:
+    """What the user calls this input: the tensor an --input cut replaced, else the node's name."""
+    names = ((node.soft_get('_out_ports', None) or {}).get(0) or {}).get('tensor_names') or []
+    return names[0] if names else node.soft_get('name')
+
+
 class PlaceholderExtractor(FrontExtractorOp):
     """Placeholder -> Parameter; --input/--input_shape/--batch/freezing applied here."""
     op = 'Placeholder'
@@ -32,14 +38,14 @@ class PlaceholderExtractor(FrontExtractorOp):
             if shape is not None and list(value.shape) != list(shape):
                 if value.size != int(np.prod([d for d in shape])) or any(d < 0 for d in shape):
                     raise Error('--input: the value for "{}" has shape {} but the input has shape {}',
-                                node.soft_get('name'), list(value.shape), list(shape))
+                                _user_name(node), list(value.shape), list(shape))
                 value = value.reshape(shape)
             Const.update_node_stat(node, {'value': value, 'shape': np.array(value.shape, np.int64),
                                           'data_type': value.dtype})
             return True
         if shape is None:
             raise Error('Input "{}" has an unknown rank; give its shape with --input "{}[...]"',
-                        node.soft_get('name'), node.soft_get('name'))
+                        _user_name(node), _user_name(node))
         Parameter.update_node_stat(node, {'shape': np.array(shape, dtype=np.int64), 'data_type': np.dtype(dtype)})
         return True
 

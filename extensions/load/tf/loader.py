@@ -9,6 +9,13 @@ from mo.graph.graph import Graph, Node
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
 
+#: node attr {port: [TF tensor names]}: names of bypassed Identity-like nodes that this output
+#: now stands for (set by load-phase folding; TFExtractor adds them after the node's own names)
+ALIAS_NAMES = '_tf_alias_names'
+
+#: node attr: an --input cut took this node's readers; left unread, it is not a model output
+CUT_BY_INPUT = '_cut_by_input'
+
 #: TF ops that never produce model outputs even when nothing consumes them
 _NOT_OUTPUTS = {'NoOp', 'Const', 'Assert', 'SaveV2', 'RestoreV2', 'VarHandleOp', 'Placeholder'}
 
@@ -37,6 +44,12 @@ def output_ports(node: Node) -> list:
     """The used data outputs of a front-phase op (read off the adjacency: runs for every node)."""
     return sorted({attrs.get('out', 0) for keyed in node.graph._succ[node.id].values() for attrs in keyed.values()
                    if not attrs.get('control_flow_edge')})
+
+
+def tf_tensor_names(node_name: str, ports) -> dict:
+    """TF's names for the given outputs of a node: ``name`` and ``name:0`` for 0, ``name:k`` otherwise."""
+    return {port: [node_name, '{}:0'.format(node_name)] if port == 0 else ['{}:{}'.format(node_name, port)]
+            for port in sorted(ports)}
 
 
 def canonical_order(graph_def):
@@ -159,6 +172,7 @@ class TFInputsOutputs(LoadReplacementPattern):
                 if data.get('out', 0) == port and not data.get('control_flow_edge'):
                     graph.remove_edge(node.id, dst, key)
                     graph.add_edge(target_id, dst, **dict(data, out=0))
+            node[CUT_BY_INPUT] = True
         if spec.shape is not None:
             target['user_shape'] = spec.shape
         if spec.dtype is not None:
@@ -180,7 +194,8 @@ class TFAddResults(LoadReplacementPattern):
         if outputs is None:
             outputs = []
             for node_id, data in list(graph.nodes(data=True)):
-                if data.get('kind') != 'op' or data.get('op') in _NOT_OUTPUTS or data.get('op') == 'Result':
+                if data.get('kind') != 'op' or data.get('op') in _NOT_OUTPUTS or data.get('op') == 'Result' \
+                        or data.get(CUT_BY_INPUT):
                     continue
                 if not any(not d.get('control_flow_edge') for _, _, d in graph.out_edges(node_id, data=True)):
                     outputs.append((node_id, 0))
@@ -240,6 +255,8 @@ class TFExtractor(LoadReplacementPattern):
             node['extracted'] = True
             for port, port_names in names.items():
                 node.out_port(port).add_tensor_names(port_names)
+            for port, port_names in sorted((node.soft_get(ALIAS_NAMES, None) or {}).items()):
+                node.out_port(port).add_tensor_names(port_names)
             self.match_count += 1
         self._release_graph_def(graph)
 
@@ -253,14 +270,11 @@ class TFExtractor(LoadReplacementPattern):
             if 'pb' in data:
                 data.pop('pb')
                 data.pop('pb_value', None)
+                data.pop(ALIAS_NAMES, None)
         for key in ('tf_versions', 'tf_library', 'tf_debug_info'):
             graph.graph.pop(key, None)
 
     @staticmethod
     def _tensor_names(node: Node) -> dict:
         """TF's names for each used output: ``name`` and ``name:0`` for port 0, ``name:k`` otherwise."""
-        names = {}
-        base = node.soft_get('name', node.id)
-        for port in output_ports(node):
-            names[port] = [base, '{}:0'.format(base)] if port == 0 else ['{}:{}'.format(base, port)]
-        return names
+        return tf_tensor_names(node.soft_get('name', node.id), output_ports(node))

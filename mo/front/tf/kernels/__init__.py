@@ -26,7 +26,7 @@ from mo.front.tf import dtypes
 # importing the families fills the registry
 from . import elementwise, cast, reduction, shape_ops, array_ops, strided_slice, linalg, nn  # noqa: F401,E402
 
-__all__ = ['evaluate', 'is_supported', 'supported_ops', 'UnsupportedOp', 'KernelError']
+__all__ = ['evaluate', 'is_supported', 'supported_ops', 'too_big', 'UnsupportedOp', 'KernelError']
 
 
 def is_supported(op_type: str) -> bool:
@@ -41,6 +41,26 @@ def is_supported(op_type: str) -> bool:
 def supported_ops() -> list:
     """The TensorFlow op types :func:`evaluate` can compute, sorted."""
     return registered_ops()
+
+
+def too_big(op_type: str, inputs: list, limit: int) -> bool:
+    """Whether a ``Fill``, ``Tile`` or ``Range`` of ``inputs`` would produce more than ``limit`` bytes.
+
+    Asked before :func:`evaluate`: these ops can turn a few bytes of input into any amount of
+    output, so their size is checked before it is allocated. Other ops answer False.
+    """
+    try:
+        if op_type == 'Fill':
+            return int(np.prod(inputs[0], dtype=np.float64)) * np.asarray(inputs[1]).dtype.itemsize > limit
+        if op_type == 'Tile':
+            return np.asarray(inputs[0]).nbytes * float(np.prod(inputs[1], dtype=np.float64)) > limit
+        if op_type == 'Range':
+            start, stop, step = (float(np.asarray(x)) for x in inputs[:3])
+            count = abs((stop - start) / step) if step else 0.0
+            return count * max(np.asarray(x).dtype.itemsize for x in inputs[:3]) > limit
+    except (IndexError, TypeError, ValueError, OverflowError):
+        return False
+    return False
 
 
 def evaluate(op_type: str, attrs: dict, inputs: list) -> list:
