@@ -30,15 +30,10 @@ COMPRESS_MIN_ELEMENTS = 2
 
 
 def mo_version() -> str:
-    """The installed ``mo`` package's version, or ``'dev'`` when running from a bare checkout."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-        try:
-            return version('mo')
-        except PackageNotFoundError:
-            return 'dev'
-    except ImportError:  # pragma: no cover - Python without importlib.metadata
-        return 'dev'
+    """The version of ``mo`` that writes the IR (``mo.__version__``; importlib.metadata would cost
+    a start-up's worth of imports and a scan of every installed distribution)."""
+    import mo
+    return mo.__version__
 
 
 # ----- attribute values ------------------------------------------------------------------------
