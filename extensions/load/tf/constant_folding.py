@@ -57,6 +57,8 @@ def _evaluate(graph: Graph, node_id, inputs: list, limit: int):
     """The outputs of one node, or None when it cannot or should not be folded."""
     data = graph._node[node_id]
     op, pb = data['op'], data['pb']
+    if op in IDENTITY_LIKE:
+        return inputs  # output k is input k, whatever its type
     if not _types_foldable(pb) or kernels.too_big(op, inputs, limit):
         return None
     try:
@@ -94,6 +96,7 @@ def compute_constants(graph: Graph, limit: int) -> dict:
     nodes, succ, pred = graph._node, graph._succ, graph._pred
     values, waiting = {}, {}
     queue = deque()
+    supported = {}
     for node_id, data in nodes.items():
         op = data.get('op')
         if op == 'Const':
@@ -101,7 +104,10 @@ def compute_constants(graph: Graph, limit: int) -> dict:
             if isinstance(value, np.ndarray) and value.dtype.kind in _FOLDABLE_NUMPY_KINDS:
                 values[node_id] = [value]
                 queue.append(node_id)
-        elif data.get('pb') is not None and kernels.is_supported(op):
+            continue
+        if op not in supported:
+            supported[op] = kernels.is_supported(op)
+        if supported[op] and data.get('pb') is not None:
             count = sum(1 for keyed in pred[node_id].values() for attrs in keyed.values()
                         if not attrs.get('control_flow_edge'))
             if count:

@@ -7,7 +7,6 @@ line and column). Writing is atomic: the file is either replaced whole or left u
 import os
 
 from google.protobuf import message as pb_message
-from google.protobuf import text_format
 
 from mo.front.tf.proto import GraphDef, coerce
 from mo.utils import prefetch
@@ -17,13 +16,14 @@ _TEXT_EXTENSIONS = ('.pbtxt', '.pbtext', '.txt', '.prototxt', '.textproto', '.tx
 _BINARY_EXTENSIONS = ('.pb', '.bin', '.binpb', '.graphdef')
 
 
-def _unknown_field_count(msg) -> int:
-    """How many fields of ``msg`` itself (not its sub-messages) were not in the schema."""
+def _unknown_field_counter():
+    """A function: message -> how many fields of the message itself (not its sub-messages) were
+    not in the schema."""
     try:
-        from google.protobuf import unknown_fields  # protobuf >= 4.22
-        return len(unknown_fields.UnknownFieldSet(msg))
+        from google.protobuf.unknown_fields import UnknownFieldSet  # protobuf >= 4.22
     except ImportError:  # pragma: no cover - depends on the protobuf version
-        return len(msg.UnknownFields())
+        return lambda msg: len(msg.UnknownFields())
+    return lambda msg: len(UnknownFieldSet(msg))
 
 
 def _looks_like_text(data: bytes) -> bool:
@@ -48,10 +48,11 @@ def _check_graph_def(graph_def, name):
     bytes may well parse, landing in "unknown fields". A real GraphDef has none at the top level
     and none in its nodes, and every node has a name and an op.
     """
-    if _unknown_field_count(graph_def):
+    unknown_fields = _unknown_field_counter()
+    if unknown_fields(graph_def):
         return 'it is a protobuf message, but not a GraphDef'
     for index, node in enumerate(graph_def.node):
-        if _unknown_field_count(node) or not node.name or not node.op:
+        if unknown_fields(node) or not node.name or not node.op:
             return 'it is a protobuf message, but not a GraphDef (node #{} is malformed)'.format(index)
     return None
 
@@ -76,6 +77,7 @@ def _parse_text(data, name):
         return None, 'it is not a text GraphDef: byte {} is not UTF-8'.format(e.start)
     if text.startswith('\ufeff'):  # a byte order mark some editors write
         text = text[1:]
+    from google.protobuf import text_format  # only text files need it (~5 ms of imports)
     graph_def = GraphDef()
     try:
         text_format.Parse(text, graph_def)
@@ -172,6 +174,7 @@ def serialize_graph_def(graph_def, as_text: bool = False) -> bytes:
     """The bytes of ``graph_def``: deterministic binary, or protobuf text in UTF-8."""
     graph_def = coerce(graph_def, GraphDef)
     if as_text:
+        from google.protobuf import text_format
         return text_format.MessageToString(graph_def, as_utf8=True).encode('utf-8')
     return graph_def.SerializeToString(deterministic=True)
 
