@@ -167,3 +167,20 @@ def test_folding_is_off_when_users_rewrite_the_graph(tmp_path):
     x = np.random.default_rng(13).standard_normal((2, 4)).astype(np.float32)
     expected = oracles.run_tf(model.read_bytes(), {'x': x}, ['out'])
     assert max_error(oracles.run_openvino(str(tmp_path / 'ir' / 'bn.xml'), {'x': x}), expected) < TOLERANCE
+
+
+@pytest.mark.parametrize('op, inputs, big', [
+    ('Fill', [np.array([1024, 1024]), np.float32(1)], True),
+    ('Fill', [np.array([16, 16]), np.float32(1)], False),
+    ('Tile', [np.zeros((4, 4), np.float32), np.array([512, 512])], True),
+    ('Range', [np.int64(0), np.int64(10 ** 9), np.int64(1)], True),
+    ('LinSpace', [np.float32(0), np.float32(1), np.int32(10 ** 8)], True),
+    ('OneHot', [np.arange(4096), np.int32(4096), np.float32(1), np.float32(0)], True),
+    ('Pad', [np.zeros((2, 2), np.float32), np.array([[0, 4096], [0, 4096]])], True),
+    ('AddV2', [np.zeros((4096, 1), np.float32), np.zeros((1, 4096), np.float32)], True),
+    ('AddV2', [np.zeros((64, 1), np.float32), np.zeros((1, 64), np.float32)], False),
+    ('MatMul', [np.zeros((8, 8), np.float32), np.zeros((8, 8), np.float32)], False),
+])
+def test_growing_ops_are_sized_before_they_are_computed(op, inputs, big):
+    from mo.front.tf import kernels
+    assert kernels.too_big(op, inputs, 1 << 20) is big

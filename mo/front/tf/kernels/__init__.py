@@ -43,24 +43,42 @@ def supported_ops() -> list:
     return registered_ops()
 
 
-def too_big(op_type: str, inputs: list, limit: int) -> bool:
-    """Whether a ``Fill``, ``Tile`` or ``Range`` of ``inputs`` would produce more than ``limit`` bytes.
+def _output_elements(op_type: str, inputs: list):
+    """How many elements an op that can grow its input would produce, or None for other ops."""
+    arrays = [np.asarray(x) for x in inputs]
+    if op_type == 'Fill':
+        return float(np.prod(arrays[0], dtype=np.float64))
+    if op_type == 'Tile':
+        return arrays[0].size * float(np.prod(arrays[1], dtype=np.float64))
+    if op_type == 'Range':
+        start, stop, step = (float(x) for x in arrays[:3])
+        return abs((stop - start) / step) if step else 0.0
+    if op_type == 'LinSpace':
+        return float(arrays[2])
+    if op_type == 'OneHot':
+        return arrays[0].size * float(arrays[1])
+    if op_type in ('Pad', 'PadV2', 'MirrorPad'):
+        padded = np.asarray(arrays[0].shape, np.float64) + np.sum(arrays[1].reshape(-1, 2), axis=1, dtype=np.float64)
+        return float(np.prod(padded))
+    if lookup(op_type).fn.__module__ == elementwise.__name__ and len(arrays) > 1:
+        return float(np.prod(np.broadcast_shapes(*(a.shape for a in arrays)), dtype=np.float64))
+    return None
 
-    Asked before :func:`evaluate`: these ops can turn a few bytes of input into any amount of
-    output, so their size is checked before it is allocated. Other ops answer False.
+
+def too_big(op_type: str, inputs: list, limit: int) -> bool:
+    """Whether an op that can grow its inputs would produce more than ``limit`` bytes.
+
+    Asked before :func:`evaluate`: ``Fill``, ``Tile``, ``Range``, ``LinSpace``, ``OneHot``, the
+    pads and broadcasting element-wise ops can turn a few bytes of input into any amount of output,
+    so their size is checked before it is allocated. Other ops, and inputs the op would reject
+    anyway, answer False.
     """
     try:
-        if op_type == 'Fill':
-            return int(np.prod(inputs[0], dtype=np.float64)) * np.asarray(inputs[1]).dtype.itemsize > limit
-        if op_type == 'Tile':
-            return np.asarray(inputs[0]).nbytes * float(np.prod(inputs[1], dtype=np.float64)) > limit
-        if op_type == 'Range':
-            start, stop, step = (float(np.asarray(x)) for x in inputs[:3])
-            count = abs((stop - start) / step) if step else 0.0
-            return count * max(np.asarray(x).dtype.itemsize for x in inputs[:3]) > limit
-    except (IndexError, TypeError, ValueError, OverflowError):
+        count = _output_elements(op_type, inputs)
+        itemsize = max([np.asarray(x).dtype.itemsize for x in inputs] or [1])
+    except (IndexError, TypeError, ValueError, OverflowError, UnsupportedOp):
         return False
-    return False
+    return count is not None and count * itemsize > limit
 
 
 def evaluate(op_type: str, attrs: dict, inputs: list) -> list:
