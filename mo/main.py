@@ -148,5 +148,23 @@ def _run(argv) -> int:
         return _report_error(exc, debug)
 
 
+def cli():
+    """The ``mo`` console script: ``main()``, then exit without tearing the interpreter down.
+
+    Once the command is done and its output flushed, Python's shutdown would only free the
+    process's objects one by one (numpy, the graph, ~300 modules): about 50 ms of a MobileNet
+    conversion, for memory the operating system takes back at once anyway. Files are closed
+    and renamed into place before ``main()`` returns, so nothing is lost.
+    """
+    code = main()
+    try:
+        log.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken stream: exit as Python would
+        sys.exit(code)
+    os._exit(code if isinstance(code, int) else 1)
+
+
 if __name__ == '__main__':
-    sys.exit(main())
+    cli()

@@ -163,3 +163,15 @@ def test_a_cycle_is_one_error_naming_its_nodes(tmp_path):
     assert 'cycle' in errors[0] and 'loop_a' in errors[0] and 'loop_b' in errors[0]
     assert 'Traceback' not in stderr
     assert not (tmp_path / 'out').exists() or not list((tmp_path / 'out').iterdir())
+
+
+def test_the_console_script_flushes_its_output_before_exiting(tmp_path):
+    """``mo`` leaves without interpreter teardown: stdout, stderr and the log must be complete."""
+    model = os.path.join(ROOT, 'examples', 'small_cnn.pb')
+    code, out, err = _mo('convert', '--input_model', model, '--output_dir', str(tmp_path), '--log_level', 'INFO')
+    assert code == 0
+    assert out.splitlines()[-2:] == ['[ SUCCESS ] XML file: {}'.format(tmp_path / 'small_cnn.xml'),
+                                     '[ SUCCESS ] BIN file: {}'.format(tmp_path / 'small_cnn.bin')]
+    assert 'converted in' in out + err
+    code, out, err = _mo('convert', '--input_model', str(tmp_path / 'missing.pb'), '--output_dir', str(tmp_path))
+    assert code == 1 and _error_lines(err) and 'missing.pb' in _error_lines(err)[0]
