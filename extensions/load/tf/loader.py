@@ -248,7 +248,7 @@ class TFExtractor(LoadReplacementPattern):
         for node_id, extractor in todo:
             node = Node(graph, node_id)
             tf_op = node.op
-            names = self._tensor_names(node)
+            names = tf_tensor_names(node.soft_get('name', node_id), output_ports(node))
             if not extractor.extract(node):
                 raise Error('Node "{}" ({}) could not be extracted', node.soft_get('name', node_id), tf_op)
             node['tf_op'] = tf_op
@@ -273,8 +273,3 @@ class TFExtractor(LoadReplacementPattern):
                 data.pop(ALIAS_NAMES, None)
         for key in ('tf_versions', 'tf_library', 'tf_debug_info'):
             graph.graph.pop(key, None)
-
-    @staticmethod
-    def _tensor_names(node: Node) -> dict:
-        """TF's names for each used output: ``name`` and ``name:0`` for port 0, ``name:k`` otherwise."""
-        return tf_tensor_names(node.soft_get('name', node.id), output_ports(node))

@@ -12,8 +12,6 @@ directly, so ``mo convert`` does not import ``descriptor_pb2``, ``descriptor_poo
 the pure-Python message machinery they pull in (about 25 ms of start-up); other backends go
 through protobuf's public ``descriptor_pool`` and ``message_factory``.
 """
-import struct
-
 from mo.front.tf.proto import schema
 
 # descriptor.proto's numbers: FieldDescriptorProto.Type and .Label
@@ -60,11 +58,6 @@ class _Writer:
 
     def value(self) -> bytes:
         return b''.join(self.parts)
-
-
-def _camel(name):
-    """``arg_attr`` -> ``ArgAttr``: how protoc names the entry type of a map field."""
-    return ''.join(part[:1].upper() + part[1:] for part in name.split('_'))
 
 
 def _enum_full_names(files):
@@ -120,10 +113,15 @@ def _enum(enum):
     return w
 
 
-def _map_entry(f, full_name, enums):
+def _map_entry_name(f) -> str:
+    """``arg_attr`` -> ``ArgAttrEntry``: how protoc names the entry type of a map field."""
+    return ''.join(part[:1].upper() + part[1:] for part in f.name.split('_')) + 'Entry'
+
+
+def _map_entry(f, enums):
     """The ``<Name>Entry`` nested type protoc generates for a map field."""
     w = _Writer()
-    w.str(1, _camel(f.name) + 'Entry')
+    w.str(1, _map_entry_name(f))
     w.message(2, _field('key', 1, f.key_type, _LABEL_OPTIONAL, enums))
     w.message(2, _field('value', 2, f.value_type, _LABEL_OPTIONAL, enums))
     options = _Writer()  # MessageOptions.map_entry
@@ -139,14 +137,12 @@ def _message(msg, scope, enums):
     fields, nested = [], []
     for f in msg.fields:
         if isinstance(f, schema.MapField):
-            entry = _map_entry(f, full_name, enums)
-            nested.append(entry)
-            entry_name = '{}.{}Entry'.format(full_name, _camel(f.name))
+            nested.append(_map_entry(f, enums))
+            entry_name = '{}.{}'.format(full_name, _map_entry_name(f))
             fields.append(_field(f.name, f.number, entry_name, _LABEL_REPEATED, enums))
             continue
         fields.append(_field(f.name, f.number, f.type, _LABEL_REPEATED if f.repeated else _LABEL_OPTIONAL,
-                             enums, oneof_index.get(f.oneof) if f.oneof is not None else None,
-                             f.packed, f.deprecated))
+                             enums, oneof_index.get(f.oneof), f.packed, f.deprecated))
     nested.extend(_message(n, full_name, enums) for n in msg.nested)
     w = _Writer()
     w.str(1, msg.name)
