@@ -1,0 +1,145 @@
+"""CRC-32C (Castagnoli), the checksum TensorFlow's checkpoints store, in numpy.
+
+TensorFlow's tensor bundles (``variables.index`` blocks and every tensor in the data shards)
+carry *masked* CRC-32C values (``mask``/``unmask`` below, as LevelDB defines them).
+
+Small inputs go byte by byte through a 256-entry table. Large ones are cut into many equal
+lanes whose CRCs numpy computes side by side (one table lookup per byte position for all
+lanes at once); the lane CRCs are then joined with the CRC's linearity: for the raw
+(zero-initialised, un-inverted) CRC, ``raw(A + B) = shift(raw(A), len(B)) ^ raw(B)``, where
+``shift(c, n)`` is the effect of ``n`` zero bytes, a linear map of 32-bit values applied as four
+256-entry tables. The lanes use two 65536-entry tables, four bytes per step: about 4 s per GB
+on one core, against ~40 s per GB for the byte loop.
+"""
+import functools
+
+import numpy as np
+
+_POLY = 0x82F63B78  # the Castagnoli polynomial, bit-reversed
+_MASK_DELTA = 0xA282EAD8
+_LANES = 1 << 16          # CRCs computed side by side
+_SMALL = 1 << 18          # below this many bytes the plain table loop is faster
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> np.ndarray:
+    table = np.arange(256, dtype=np.uint32)
+    for _ in range(8):
+        table = np.where(table & 1, (table >> 1) ^ np.uint32(_POLY), table >> 1).astype(np.uint32)
+    return table
+
+
+def _raw_small(data, crc: int) -> int:
+    table = _table().tolist()
+    for byte in bytes(data):
+        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc
+
+
+def _gf2_apply(matrix, vector: int) -> int:
+    """``matrix`` (32 column ints) times the bit vector ``vector``, over GF(2)."""
+    result, i = 0, 0
+    while vector:
+        if vector & 1:
+            result ^= matrix[i]
+        vector >>= 1
+        i += 1
+    return result
+
+
+def _gf2_square(matrix):
+    return [_gf2_apply(matrix, column) for column in matrix]
+
+
+@functools.lru_cache(maxsize=64)
+def _zeros_operator(nbytes: int) -> tuple:
+    """The linear map ``c -> raw CRC after nbytes zero bytes, starting from c``, as 32 columns."""
+    # one zero bit: shift right, folding in the polynomial when the low bit falls off
+    one_bit = [_POLY] + [1 << (i - 1) for i in range(1, 32)]
+    operator = [1 << i for i in range(32)]  # identity
+    power = one_bit
+    for _ in range(3):  # 8 bits = one byte
+        power = _gf2_square(power)
+    n = nbytes
+    while n:
+        if n & 1:
+            operator = [_gf2_apply(power, column) for column in operator]
+        n >>= 1
+        if n:
+            power = _gf2_square(power)
+    return tuple(operator)
+
+
+@functools.lru_cache(maxsize=64)
+def _shift_tables(nbytes: int) -> np.ndarray:
+    """``_zeros_operator(nbytes)`` as four 256-entry tables, one per byte of the CRC."""
+    operator = _zeros_operator(nbytes)
+    tables = np.zeros((4, 256), dtype=np.uint32)
+    for k in range(4):
+        for value in range(256):
+            tables[k, value] = _gf2_apply(operator, value << (8 * k))
+    return tables
+
+
+def _shift(crc: int, nbytes: int) -> int:
+    return _gf2_apply(_zeros_operator(nbytes), crc)
+
+
+@functools.lru_cache(maxsize=1)
+def _word_tables():
+    """Two 65536-entry tables: the raw CRC update of four bytes, by the low and the high half of
+    (crc ^ the four bytes as a little-endian word)."""
+    table = _table()
+    halves = []
+    for shift in (0, 16):
+        crc = np.arange(1 << 16, dtype=np.uint32) << np.uint32(shift)
+        for _ in range(4):
+            crc = table[crc & 0xFF] ^ (crc >> 8)
+        halves.append(crc)
+    return halves
+
+
+def _raw_lanes(data: np.ndarray) -> int:
+    """Raw CRC (zero start) of ``data`` (uint8, length a multiple of 4 * ``_LANES``)."""
+    low, high = _word_tables()
+    words = data.view('<u4').reshape(_LANES, -1)
+    length = words.shape[1] * 4
+    crc = np.zeros(_LANES, dtype=np.uint32)
+    step = 16  # columns transposed at once: each lane's next word is then contiguous
+    for start in range(0, words.shape[1], step):
+        block = np.ascontiguousarray(words[:, start:start + step].T)
+        for row in block:
+            crc ^= row
+            crc = low[crc & 0xFFFF] ^ high[crc >> 16]
+    # join the lanes: fold pairs, each time shifting the left half by the right half's length
+    while len(crc) > 1:
+        tables = _shift_tables(length)
+        left, right = crc[0::2], crc[1::2]
+        shifted = (tables[0][left & 0xFF] ^ tables[1][(left >> 8) & 0xFF] ^
+                   tables[2][(left >> 16) & 0xFF] ^ tables[3][left >> 24])
+        crc = shifted ^ right
+        length *= 2
+    return int(crc[0])
+
+
+def crc32c(data, crc: int = 0) -> int:
+    """The CRC-32C of ``data`` (bytes-like or uint8 array), continuing from ``crc``."""
+    buf = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.reshape(-1).view(np.uint8)
+    raw = crc ^ 0xFFFFFFFF
+    size = len(buf)
+    bulk = size - size % (4 * _LANES) if size >= _SMALL else 0
+    if bulk:
+        raw = _shift(raw, bulk) ^ _raw_lanes(buf[:bulk])
+    if bulk < size:
+        raw = _raw_small(buf[bulk:], raw)
+    return raw ^ 0xFFFFFFFF
+
+
+def mask(crc: int) -> int:
+    """LevelDB's masking of a stored CRC (a CRC of data holding CRCs is then no weak spot)."""
+    return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+
+
+def unmask(masked: int) -> int:
+    rotated = (masked - _MASK_DELTA) & 0xFFFFFFFF
+    return ((rotated >> 17) | (rotated << 15)) & 0xFFFFFFFF
