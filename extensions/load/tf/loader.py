@@ -87,6 +87,14 @@ def canonical_order(graph_def):
     return [nodes[name] for name in order]
 
 
+def _refuse_variables(graph_def, path):
+    """A GraphDef with variables needs their values: say which flag gives them."""
+    for node in graph_def.node:
+        if node.op in ('VariableV2', 'Variable', 'VarHandleOp'):
+            raise UsageError('"{}" is not frozen: node "{}" is a variable ({})', path, node.name, node.op,
+                             hint='give its checkpoint with --input_checkpoint PREFIX')
+
+
 class TFLoader(LoadReplacementPattern):
     """Reads ``--input_model`` (binary or text GraphDef) into the graph."""
     id = 'TFLoader'
@@ -103,15 +111,34 @@ class TFLoader(LoadReplacementPattern):
         if params.get('graph_def_bytes') is not None:
             graph_def = parse_graph_def_bytes(params['graph_def_bytes'], params.get('input_model') or '<bytes>')
         else:
-            if not params.get('input_model'):
-                raise UsageError('--input_model is required')
+            from mo.front.tf import model_source
+            frozen = model_source.load(params)  # SavedModels, meta graphs, checkpoints
+            if frozen is not None:
+                self._load_frozen(graph, frozen)
+                return
             graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
             contents = const_contents(data) if binary else None
+            _refuse_variables(graph_def, params['input_model'])
         order = canonical_order(graph_def)
         graph_def_to_graph(graph_def, graph, node_order=order, const_contents=contents)
         if order is None:  # a topological order exists exactly when there is no cycle: name it
             graph.check_acyclic()
+        self.match_count = graph.number_of_nodes()
+
+    def _load_frozen(self, graph: Graph, frozen):
+        """A model frozen from variables: its Consts are views of the checkpoint, its signature names
+        become extra tensor names, its signature outputs the model's outputs."""
+        from mo.front.tf.loader import graph_def_to_graph
+        order = canonical_order(frozen.graph_def)
+        graph_def_to_graph(frozen.graph_def, graph, node_order=order, const_contents=frozen.contents)
+        if order is None:
+            graph.check_acyclic()
+        for name, ports in frozen.aliases.items():
+            if name in graph:
+                graph.nodes[name][ALIAS_NAMES] = {port: list(names) for port, names in ports.items()}
+        if frozen.outputs and not _params(graph).get('output'):
+            graph.graph['explicit_outputs'] = [(name, 0) for name in frozen.outputs]
         self.match_count = graph.number_of_nodes()
 
 

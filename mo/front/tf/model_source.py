@@ -1,0 +1,144 @@
+"""What kind of TensorFlow model a path is, told by its content, and how to read it.
+
+``--input_model`` may name a SavedModel directory, a ``saved_model.pb``, a frozen GraphDef
+(binary or text), a ``.meta`` MetaGraphDef or, wrongly, a checkpoint or a Keras file; each kind
+that needs another flag gets a message naming what the file is and the flag that reads it.
+"""
+import os
+
+from mo.utils.error import Error, UsageError
+
+SAVED_MODEL_DIR = 'SavedModel directory'
+SAVED_MODEL = 'SavedModel'
+META_GRAPH = 'MetaGraphDef'
+GRAPH_DEF = 'GraphDef'
+CHECKPOINT = 'checkpoint'
+KERAS = 'Keras model'
+
+_HDF5_MAGIC = b'\x89HDF\r\n\x1a\n'
+_ZIP_MAGIC = b'PK\x03\x04'
+_SSTABLE_MAGIC = bytes.fromhex('57fb808b247547db')
+
+
+def _unknown_fields(message) -> int:
+    try:
+        from google.protobuf.unknown_fields import UnknownFieldSet
+        return len(UnknownFieldSet(message))
+    except ImportError:  # pragma: no cover - protobuf < 4.22
+        return len(message.UnknownFields())
+
+
+def _is_saved_model(data: bytes) -> bool:
+    from mo.front.tf.proto import SavedModel
+    try:
+        saved_model = SavedModel.FromString(data)
+    except Exception:  # noqa: B902 - not this message
+        return False
+    return (not _unknown_fields(saved_model) and len(saved_model.meta_graphs) > 0 and
+            all(m.HasField('graph_def') for m in saved_model.meta_graphs))
+
+
+def _is_meta_graph(data: bytes) -> bool:
+    from mo.front.tf.proto import MetaGraphDef
+    try:
+        meta_graph = MetaGraphDef.FromString(data)
+    except Exception:  # noqa: B902
+        return False
+    return meta_graph.HasField('graph_def') and (meta_graph.HasField('meta_info_def') or
+                                                  meta_graph.HasField('saver_def'))
+
+
+def detect(path: str) -> str:
+    """The kind of model at ``path`` (one of the constants above), or GRAPH_DEF when unsure: the
+    GraphDef reader then says what is wrong with the file."""
+    if os.path.isdir(path):
+        return SAVED_MODEL_DIR
+    if path.endswith(('.index',)) or '.data-' in os.path.basename(path):
+        return CHECKPOINT
+    try:
+        with open(path, 'rb') as f:
+            head = f.read(8)
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(size - 8, 0))
+            tail = f.read(8)
+    except OSError:
+        return GRAPH_DEF  # the GraphDef reader reports it
+    if head.startswith(_HDF5_MAGIC) or (head.startswith(_ZIP_MAGIC) and path.endswith('.keras')) or \
+            path.endswith(('.h5', '.hdf5', '.keras')):
+        return KERAS
+    if tail == _SSTABLE_MAGIC:
+        return CHECKPOINT
+    if path.endswith('.meta'):
+        return META_GRAPH
+    if size > (1 << 31) - 1:
+        return GRAPH_DEF  # protobuf cannot parse it whole: no message kind to tell
+    with open(path, 'rb') as f:
+        data = f.read()
+    from mo.front.tf.graphdef_io import _parse_binary, _looks_like_text
+    if _looks_like_text(data):
+        return GRAPH_DEF
+    if _parse_binary(data, path)[0] is not None:
+        return GRAPH_DEF
+    if _is_saved_model(data):
+        return SAVED_MODEL
+    if _is_meta_graph(data):
+        return META_GRAPH
+    return GRAPH_DEF
+
+
+def _outputs(params):
+    from mo.front.tf.input_spec import parse_output
+    return [(name, port or 0) for name, port in parse_output(params.get('output') or '')] or None
+
+
+def load(params: dict):
+    """The ``FrozenModel`` the options describe, or None for a frozen GraphDef (the usual reader)."""
+    from mo.front.tf import saved_model
+    saved_model_dir, meta_graph = params.get('saved_model_dir'), params.get('input_meta_graph')
+    model, checkpoint = params.get('input_model'), params.get('input_checkpoint')
+    given = [flag for flag, value in (('--input_model', model), ('--saved_model_dir', saved_model_dir),
+                                      ('--input_meta_graph', meta_graph)) if value]
+    if len(given) > 1:
+        raise UsageError('{} name the model twice; give one of them', ' and '.join(given))
+    if saved_model_dir:
+        if not os.path.isdir(saved_model_dir):
+            raise Error('--saved_model_dir "{}" is not a directory', saved_model_dir)
+        return saved_model.load_saved_model(saved_model_dir, params.get('saved_model_tags'), params.get('signature'))
+    if meta_graph:
+        return saved_model.load_meta_graph(meta_graph, checkpoint, _outputs(params))
+    if not model:
+        raise UsageError('--input_model is required (or --saved_model_dir, or --input_meta_graph)')
+    if not os.path.exists(model):
+        raise Error('Cannot read the TensorFlow model "{}": the file does not exist', model)
+    kind = detect(model)
+    if kind == SAVED_MODEL_DIR:
+        return saved_model.load_saved_model(model, params.get('saved_model_tags'), params.get('signature'))
+    if kind == SAVED_MODEL:
+        if os.path.basename(model) not in ('saved_model.pb',):
+            raise Error('"{}" is a SavedModel, whose variables live beside it as variables/; convert its directory '
+                        'with --saved_model_dir DIR', model)
+        return saved_model.load_saved_model(os.path.dirname(model) or '.', params.get('saved_model_tags'),
+                                            params.get('signature'))
+    if kind == META_GRAPH:
+        return saved_model.load_meta_graph(model, checkpoint, _outputs(params))
+    if kind == CHECKPOINT:
+        raise Error('"{}" is (part of) a TensorFlow checkpoint: it holds weights but no graph', model,
+                    hint='give the graph with --input_meta_graph MODEL.meta (or --input_model GRAPH.pb) and the '
+                         'checkpoint with --input_checkpoint PREFIX')
+    if kind == KERAS:
+        raise Error('"{}" is a Keras model file, which mo does not read', model,
+                    hint='export a SavedModel from it with TensorFlow: keras.models.load_model("{}").export("DIR"), '
+                         'then run mo convert --input_model DIR'.format(os.path.basename(model)))
+    if checkpoint:
+        from mo.front.tf.graphdef_io import read_graph_def
+        return saved_model.load_graph_with_checkpoint(read_graph_def(model), _checkpoint_prefix(checkpoint),
+                                                      _outputs(params))
+    return None
+
+
+def _checkpoint_prefix(path: str) -> str:
+    for suffix in ('.index',):
+        if path.endswith(suffix):
+            return path[:-len(suffix)]
+    return path
