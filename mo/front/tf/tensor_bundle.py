@@ -62,6 +62,8 @@ class BundleReader:
             try:
                 if key == b'':
                     header = BundleHeaderProto.FromString(bytes(value))
+                elif key.startswith(b'\x00'):
+                    continue  # a slice of a partitioned tensor (a binary key); its tensor's entry refuses it
                 else:
                     self.entries[key.decode('utf-8')] = BundleEntryProto.FromString(bytes(value))
             except Exception:  # noqa: B902 - protobuf's DecodeError, or bad UTF-8 in a key

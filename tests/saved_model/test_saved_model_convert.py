@@ -1,0 +1,106 @@
+"""mo convert on SavedModels, meta graphs and checkpoints that TensorFlow writes; OpenVINO runs the
+IR and TensorFlow (loading the same files) gives the reference."""
+import glob
+import os
+
+import numpy as np
+import pytest
+
+from tests.saved_model import builders
+from tests.saved_model.conftest import (TOLERANCE, random_feeds, relative_error, run_ir, run_mo, signature_specs,
+                                        tf_signature_outputs)
+
+
+@pytest.fixture(scope='module')
+def models(tmp_path_factory):
+    root = tmp_path_factory.mktemp('saved_models')
+    return {
+        'cnn': builders.keras_cnn(root / 'cnn'),
+        'two_inputs': builders.keras_two_inputs(root / 'two_inputs'),
+        'module': builders.module_two_signatures(root / 'module'),
+        'sharded': builders.module_two_signatures(root / 'sharded', sharded=True),
+        'tf1': builders.tf1_saved_model(root / 'tf1'),
+        'checkpoint': builders.tf1_checkpoint(root / 'checkpoint'),
+    }
+
+
+def _convert(tmp_path, *args):
+    code, out, err = run_mo('convert', '--output_dir', tmp_path, '--model_name', 'model', *args)
+    assert code == 0, err
+    return tmp_path / 'model.xml'
+
+
+def _check_signature(xml, directory, signature='serving_default', seed=0):
+    """Every output of the signature, found in the IR by its signature name, matches TensorFlow."""
+    feeds = random_feeds(signature_specs(directory, signature), seed)
+    expected = tf_signature_outputs(directory, signature, feeds)
+    actual = run_ir(xml, feeds)  # inputs are found by their signature names
+    assert set(expected) <= set(actual), (sorted(expected), sorted(actual))
+    for name, value in expected.items():
+        assert actual[name].shape == value.shape, name
+        assert relative_error(actual[name], value) < TOLERANCE, name
+    return actual
+
+
+def test_keras_cnn_export(models, tmp_path):
+    """A Keras 3 model.export() directory converts as --input_model DIR and matches TensorFlow."""
+    xml = _convert(tmp_path, '--input_model', models['cnn'])
+    _check_signature(xml, models['cnn'])
+    import openvino as ov
+    model = ov.Core().read_model(str(xml))
+    names = model.inputs[0].get_names()
+    # the signature's name and the graph's tensor name
+    assert 'keras_tensor' in names and 'serving_default_keras_tensor:0' in names
+    assert {'output_0', 'StatefulPartitionedCall_1:0'} <= model.outputs[0].get_names()
+
+
+def test_keras_two_inputs_with_legacy_flag(models, tmp_path):
+    """--saved_model_dir reads the same; two named inputs are told apart by their signature names."""
+    xml = _convert(tmp_path, '--saved_model_dir', models['two_inputs'])
+    _check_signature(xml, models['two_inputs'], seed=1)
+
+
+def test_module_default_and_second_signature(models, tmp_path):
+    """tf.saved_model.save of a tf.Module: serving_default (two outputs) and --signature lookup
+    (an embedding gather on a variable)."""
+    xml = _convert(tmp_path / 'a', '--input_model', models['module'])
+    actual = _check_signature(xml, models['module'])
+    assert {'hidden', 'scores'} <= set(actual)
+    xml = _convert(tmp_path / 'b', '--input_model', models['module'], '--signature', 'lookup')
+    specs = signature_specs(models['module'], 'lookup')
+    feeds = {'ids': np.random.default_rng(5).integers(0, 10, (3, 4)).astype(np.int32)}
+    assert set(specs) == set(feeds)
+    expected = tf_signature_outputs(models['module'], 'lookup', feeds)
+    assert relative_error(run_ir(xml, feeds)['vectors'], expected['vectors']) < TOLERANCE
+
+
+def test_sharded_variables(models, tmp_path):
+    """Variables spread over several data shards are each read from their own file."""
+    shards = glob.glob(os.path.join(str(models['sharded']), 'variables', 'variables.data-*'))
+    assert len(shards) > 1
+    xml = _convert(tmp_path, '--input_model', models['sharded'])
+    _check_signature(xml, models['sharded'])
+
+
+def test_tf1_saved_model_with_variable_v2(models, tmp_path):
+    """A TF1 SavedModel (saved_model.Builder) whose weights are VariableV2 nodes; saved_model.pb
+    itself may be given too."""
+    for i, path in enumerate((models['tf1'], models['tf1'] / 'saved_model.pb')):
+        xml = _convert(tmp_path / str(i), '--input_model', path)
+        _check_signature(xml, models['tf1'])
+
+
+def test_tf1_meta_graph_and_checkpoint(models, tmp_path):
+    """--input_meta_graph with the checkpoint beside it, and explicitly; --input_model graph.pb
+    with --input_checkpoint; the outputs chosen with --output."""
+    prefix = models['checkpoint']
+    feeds = {'x': np.random.default_rng(6).standard_normal((3, 6)).astype(np.float32)}
+    expected = builders.tf1_reference(prefix, feeds)
+    runs = [('--input_meta_graph', prefix + '.meta', '--output', 'y'),
+            ('--input_meta_graph', prefix + '.meta', '--input_checkpoint', prefix, '--output', 'y'),
+            ('--input_model', prefix + '.meta', '--output', 'y'),
+            ('--input_model', os.path.join(os.path.dirname(prefix), 'graph.pb'), '--input_checkpoint', prefix,
+             '--output', 'y')]
+    for i, args in enumerate(runs):
+        xml = _convert(tmp_path / str(i), *args)
+        assert relative_error(run_ir(xml, feeds)['y'], expected) < TOLERANCE, args
