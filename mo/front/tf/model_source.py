@@ -142,3 +142,22 @@ def _checkpoint_prefix(path: str) -> str:
         if path.endswith(suffix):
             return path[:-len(suffix)]
     return path
+
+
+def add_source_arguments(parser):
+    """The options that say how to read a SavedModel or a checkpoint (for mo summarize and transform)."""
+    parser.add_argument('--saved_model_tags', metavar='TAG[,TAG]', help='a SavedModel\'s meta graph (default: serve)')
+    parser.add_argument('--signature', help='a SavedModel\'s signature (default: serving_default)')
+    parser.add_argument('--input_checkpoint', metavar='PREFIX',
+                        help='the checkpoint of a non-frozen GraphDef or .meta file (default for .meta: beside it)')
+
+
+def read_frozen_graph_def(path: str, args, outputs=None):
+    """The GraphDef at ``path``, or the model there frozen into one (SavedModel, meta graph, GraphDef
+    with ``args.input_checkpoint``): what the Graph Transform Tool and summarize_graph read."""
+    from mo.front.tf.graphdef_io import read_graph_def
+    params = {'input_model': path, 'saved_model_tags': getattr(args, 'saved_model_tags', None),
+              'signature': getattr(args, 'signature', None), 'input_checkpoint': getattr(args, 'input_checkpoint', None),
+              'output': ','.join(outputs or ())}
+    frozen = load(params)
+    return read_graph_def(path) if frozen is None else frozen.materialized()

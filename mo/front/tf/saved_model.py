@@ -288,6 +288,7 @@ def freeze(graph_def, reader: BundleReader, outputs, inputs=(), capture_keys=Non
         return created, name
 
     _rewrite_resource_reads(list(frozen.node), new_node)
+    _retype_captures(frozen, {name for name in contents} | {name for name in capture_keys if name in needed})
     frozen_outputs = None
     if output_names:
         taken = {node.name for node in frozen.node}
@@ -304,6 +305,43 @@ def freeze(graph_def, reader: BundleReader, outputs, inputs=(), capture_keys=Non
             frozen_outputs.append(identity_name)
     del inputs  # the signature's inputs are Placeholders of the graph: nothing to do
     return FrozenModel(frozen, contents, aliases, frozen_outputs)
+
+
+def _retype_captures(graph_def, constants):
+    """Calls whose resource inputs are now variable values: the call's ``Tin`` and the function's
+    argument (and so on into nested calls) take the value's dtype, so TensorFlow imports the result."""
+    functions = {f.signature.name: f for f in graph_def.library.function}
+    dtype_of = {node.name: node.attr['dtype'].type for node in graph_def.node if node.name in constants}
+    done = set()
+
+    def retype(function_name, index, dtype):
+        if (function_name, index) in done or function_name not in functions:
+            return
+        done.add((function_name, index))
+        function = functions[function_name]
+        arg = function.signature.input_arg[index]
+        if arg.type != dtypes.DT_RESOURCE:
+            return
+        arg.type = dtype
+        for node in function.node_def:
+            _retype_call(node, lambda text: text == arg.name, dtype, retype)
+
+    for node in graph_def.node:
+        for name, dtype in dtype_of.items():
+            _retype_call(node, lambda text, name=name: parse_input(text, node.name)[0] == name and
+                         not text.startswith('^'), dtype, retype)
+
+
+def _retype_call(node, reads_it, dtype, retype):
+    if node.op not in _CALL_OPS:
+        return
+    data_inputs = [text for text in node.input if not text.startswith('^')]
+    for position, text in enumerate(data_inputs):
+        if reads_it(text):
+            tin = node.attr['Tin'].list.type
+            if position < len(tin) and tin[position] == dtypes.DT_RESOURCE:
+                tin[position] = dtype
+            retype(node.attr['f'].func.name, position, dtype)
 
 
 def _output_dtype(graph_def, node_name, port):
