@@ -22,12 +22,12 @@ import numpy as np
 from mo.front.tf import crc32c, dtypes
 from mo.front.tf.proto import BundleEntryProto, BundleHeaderProto
 from mo.front.tf.sstable import Table, read_varint
+from mo.utils import mapped_files
 from mo.utils.error import Error
 
 #: the TF2 checkpoint's object graph (a TrackableObjectGraph) is stored under this key
 OBJECT_GRAPH_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'
 
-_PAGE = mmap.PAGESIZE
 
 
 def shard_path(prefix: str, shard: int, num_shards: int) -> str:
@@ -98,6 +98,8 @@ class BundleReader:
             raise Error('Cannot read variable "{}": the checkpoint shard "{}" does not exist', key, path) from None
         except OSError as e:
             raise Error('Cannot read the checkpoint shard "{}": {}', path, e.strerror or e) from None
+        if size:
+            mapped_files.register(mapped)
         self._shards[shard_id] = (path, mapped)
         return path, mapped
 
@@ -149,14 +151,7 @@ class BundleReader:
     @staticmethod
     def _release(mapped, start: int, size: int):
         """Drop the pages just checked from this process's resident set (they stay in the page cache)."""
-        advise = getattr(mapped, 'madvise', None)
-        if advise is None or not hasattr(mmap, 'MADV_DONTNEED') or size < (1 << 20):
-            return
-        first = start - start % _PAGE
-        try:
-            advise(mmap.MADV_DONTNEED, first, start + size - first)
-        except (OSError, ValueError):
-            pass
+        mapped_files.release_range(mapped, start, size)
 
     def _strings(self, path, mapped, start, size, shape, entry, what):
         buf = memoryview(mapped)[start:start + size]
