@@ -155,3 +155,52 @@ def test_directory_without_saved_model(tmp_path):
     empty.mkdir()
     line = _fails(tmp_path, '--input_model', empty)
     assert 'not a SavedModel directory' in line
+
+
+def test_saved_model_proto_under_another_name(pristine, tmp_path):
+    """A saved_model.pb copied away from its variables is recognised by content."""
+    copy = tmp_path / 'model.pb'
+    shutil.copy(pristine['module'] / 'saved_model.pb', copy)
+    line = _fails(tmp_path, '--input_model', copy)
+    assert 'is a SavedModel' in line and '--saved_model_dir' in line
+
+
+def test_wrong_kind_for_the_flag_names_kind_and_flag(pristine, tmp_path):
+    graph_pb = os.path.join(os.path.dirname(pristine['checkpoint']), 'graph.pb')
+    line = _fails(tmp_path, '--input_meta_graph', graph_pb, code=2)
+    assert 'is a GraphDef' in line and '--input_model' in line
+    line = _fails(tmp_path, '--saved_model_dir', pristine['checkpoint'] + '.meta', code=2)
+    assert 'is a MetaGraphDef' in line and '--input_meta_graph' in line
+    line = _fails(tmp_path, '--input_meta_graph', pristine['module'], code=2)
+    assert 'is a SavedModel directory' in line and '--saved_model_dir' in line
+
+
+def test_checksum_of_a_large_variable(tmp_path):
+    """A variable of 1 MiB: its checksum is computed lane-wise (mo.front.tf.crc32c) and must equal
+    TensorFlow's; one flipped byte deep inside it is found."""
+    import numpy as np
+    import tensorflow as tf
+    from tests.saved_model.conftest import relative_error, run_ir, tf_signature_outputs
+
+    class Big(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.random.default_rng(7).standard_normal((1024, 256)).astype(np.float32), name='w')
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 1024], tf.float32, name='x')])
+        def serve(self, x):
+            return {'y': tf.matmul(x, self.w)}
+
+    module = Big()
+    directory = tmp_path / 'big'
+    tf.saved_model.save(module, str(directory), signatures={'serving_default': module.serve})
+    code, _, err = run_mo('convert', '--input_model', directory, '--output_dir', tmp_path / 'ok', '--model_name', 'm')
+    assert code == 0, err
+    feeds = {'x': np.random.default_rng(8).standard_normal((2, 1024)).astype(np.float32)}
+    expected = tf_signature_outputs(directory, 'serving_default', feeds)['y']
+    assert relative_error(run_ir(tmp_path / 'ok' / 'm.xml', feeds)['y'], expected) < 1e-4
+    shard, offset = _variable_offset(directory, 'w/.ATTRIBUTES/VARIABLE_VALUE')
+    data_file = _variables(directory)[1][shard]
+    _flip(data_file, offset + 700_001)
+    line = _fails(tmp_path, '--input_model', directory)
+    assert 'checksum mismatch in variable "w"' in line

@@ -3,13 +3,12 @@
 TensorFlow's tensor bundles (``variables.index`` blocks and every tensor in the data shards)
 carry *masked* CRC-32C values (``mask``/``unmask`` below, as LevelDB defines them).
 
-Small inputs go byte by byte through a 256-entry table. Large ones are cut into many equal
-lanes whose CRCs numpy computes side by side (one table lookup per byte position for all
-lanes at once); the lane CRCs are then joined with the CRC's linearity: for the raw
+Small inputs go byte by byte through a 256-entry table. Large ones are cut into 65536 equal
+lanes whose CRCs numpy computes side by side, four bytes per step through two 65536-entry
+tables; the lane CRCs are then joined with the CRC's linearity: for the raw
 (zero-initialised, un-inverted) CRC, ``raw(A + B) = shift(raw(A), len(B)) ^ raw(B)``, where
 ``shift(c, n)`` is the effect of ``n`` zero bytes, a linear map of 32-bit values applied as four
-256-entry tables. The lanes use two 65536-entry tables, four bytes per step: about 4 s per GB
-on one core, against ~40 s per GB for the byte loop.
+256-entry tables. About 4 s per GB on one core (the byte loop alone: ~40 s per GB).
 """
 import functools
 

@@ -102,10 +102,10 @@ def load(params: dict):
     if len(given) > 1:
         raise UsageError('{} name the model twice; give one of them', ' and '.join(given))
     if saved_model_dir:
-        if not os.path.isdir(saved_model_dir):
-            raise Error('--saved_model_dir "{}" is not a directory', saved_model_dir)
+        _expect(saved_model_dir, '--saved_model_dir', (SAVED_MODEL_DIR,))
         return saved_model.load_saved_model(saved_model_dir, params.get('saved_model_tags'), params.get('signature'))
     if meta_graph:
+        _expect(meta_graph, '--input_meta_graph', (META_GRAPH,))
         return saved_model.load_meta_graph(meta_graph, checkpoint, _outputs(params))
     if not model:
         raise UsageError('--input_model is required (or --saved_model_dir, or --input_meta_graph)')
@@ -135,6 +135,24 @@ def load(params: dict):
         return saved_model.load_graph_with_checkpoint(read_graph_def(model), _checkpoint_prefix(checkpoint),
                                                       _outputs(params))
     return None
+
+
+#: the flag that reads each kind of model
+_FLAG_FOR = {SAVED_MODEL_DIR: '--input_model DIR (or --saved_model_dir DIR)',
+             SAVED_MODEL: '--saved_model_dir on its directory', GRAPH_DEF: '--input_model',
+             META_GRAPH: '--input_meta_graph (or --input_model)',
+             CHECKPOINT: '--input_checkpoint, with the graph in --input_meta_graph or --input_model',
+             KERAS: 'none: export a SavedModel with model.export(DIR) first'}
+
+
+def _expect(path: str, flag: str, kinds) -> None:
+    """An Error naming what ``path`` is and the flag that reads it, unless it is one of ``kinds``."""
+    if not os.path.exists(path):
+        raise Error('{} "{}": no such file or directory', flag, path)
+    kind = detect(path)
+    if kind not in kinds:
+        raise UsageError('{} "{}" is a {}, not a {}; the flag for it is {}', flag, path, kind,
+                         ' or '.join(kinds), _FLAG_FOR[kind])
 
 
 def _checkpoint_prefix(path: str) -> str:
