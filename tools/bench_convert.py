@@ -710,11 +710,6 @@ def main(argv=None) -> int:
         verify(rec, res, args.tol)
     for rec, res in saved_rows:
         verify_saved_model(rec, res, args.tol)
-    if saved_rows:
-        print()
-        print('Converting SavedModel directories to float32 IR; best of %d fresh processes per tool; '
-              'peak RSS of the converting process.' % args.repeat)
-        print(table(saved_rows, tools, args.judge))
     rows_all = rows + saved_rows
 
     print()
@@ -724,6 +719,11 @@ def main(argv=None) -> int:
         print('Converting frozen Keras models to float32 IR; best of %d fresh processes per tool; '
               'peak RSS of the converting process.' % args.repeat)
         print(table(rows, tools, args.judge))
+    if saved_rows:
+        print()
+        print('Converting SavedModel directories to float32 IR; best of %d fresh processes per tool; '
+              'peak RSS of the converting process.' % args.repeat)
+        print(table(saved_rows, tools, args.judge))
     if args.profile:
         for rec, _ in rows:
             print('\n### cProfile of `mo convert` on %s\n```' % rec.name)

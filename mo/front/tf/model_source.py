@@ -174,8 +174,7 @@ def read_frozen_graph_def(path: str, args, outputs=None):
     """The GraphDef at ``path``, or the model there frozen into one (SavedModel, meta graph, GraphDef
     with ``args.input_checkpoint``): what the Graph Transform Tool and summarize_graph read."""
     from mo.front.tf.graphdef_io import read_graph_def
-    params = {'input_model': path, 'saved_model_tags': getattr(args, 'saved_model_tags', None),
-              'signature': getattr(args, 'signature', None), 'input_checkpoint': getattr(args, 'input_checkpoint', None),
-              'output': ','.join(outputs or ())}
+    params = {name: getattr(args, name, None) for name in ('saved_model_tags', 'signature', 'input_checkpoint')}
+    params.update(input_model=path, output=','.join(outputs or ()))
     frozen = load(params)
     return read_graph_def(path) if frozen is None else frozen.materialized()

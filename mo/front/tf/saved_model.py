@@ -246,8 +246,7 @@ def _rewrite_library(library):
             function.ret[key] = renamed(text)
 
 
-def freeze(graph_def, reader: BundleReader, outputs, inputs=(), capture_keys=None, aliases=None,
-           output_names=None):
+def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=None, output_names=None):
     """The ``FrozenModel`` of ``graph_def`` cut to ``outputs`` (``[(node, port)]``).
 
     Variables are read from ``reader``: those in ``capture_keys`` (``{node: (key, variable
@@ -288,7 +287,7 @@ def freeze(graph_def, reader: BundleReader, outputs, inputs=(), capture_keys=Non
         return created, name
 
     _rewrite_resource_reads(list(frozen.node), new_node)
-    _retype_captures(frozen, {name for name in contents} | {name for name in capture_keys if name in needed})
+    _retype_captures(frozen, set(contents))
     frozen_outputs = None
     if output_names:
         taken = {node.name for node in frozen.node}
@@ -303,7 +302,6 @@ def freeze(graph_def, reader: BundleReader, outputs, inputs=(), capture_keys=Non
                 identity.attr['T'].type = dtype
             aliases[identity_name] = {0: ['{}:{}'.format(node, port)] + ([name] if identity_name != name else [])}
             frozen_outputs.append(identity_name)
-    del inputs  # the signature's inputs are Placeholders of the graph: nothing to do
     return FrozenModel(frozen, contents, aliases, frozen_outputs)
 
 
@@ -358,13 +356,14 @@ def _output_dtype(graph_def, node_name, port):
 
 
 def _signature_io(signature, where):
-    inputs, aliases = [], {}
+    """``(aliases, outputs, output names)`` of a SignatureDef: its input names become extra names
+    of the Placeholders' tensors; its outputs are ``(node, port)`` in the order of their names."""
+    aliases = {}
     for name in sorted(signature.inputs):
         info = signature.inputs[name]
         if info.WhichOneof('encoding') != 'name':
             raise Error('{}: input "{}" is a sparse or composite tensor, which mo does not convert', where, name)
         node, port = _tensor(info.name, where)
-        inputs.append(node)
         aliases.setdefault(node, {}).setdefault(port, []).append(name)
     outputs, output_names = [], []
     for name in sorted(signature.outputs):
@@ -373,7 +372,7 @@ def _signature_io(signature, where):
             raise Error('{}: output "{}" is a sparse or composite tensor, which mo does not convert', where, name)
         outputs.append(_tensor(info.name, where))
         output_names.append(name)
-    return inputs, aliases, outputs, output_names
+    return aliases, outputs, output_names
 
 
 def load_saved_model(directory: str, tags: str = None, signature: str = None) -> FrozenModel:
@@ -382,7 +381,7 @@ def load_saved_model(directory: str, tags: str = None, signature: str = None) ->
     saved_model = read_saved_model(directory)
     meta_graph = select_meta_graph(saved_model, directory, tags)
     where = 'the SavedModel "{}"'.format(directory)
-    inputs, aliases, outputs, output_names = _signature_io(select_signature(meta_graph, where, signature), where)
+    aliases, outputs, output_names = _signature_io(select_signature(meta_graph, where, signature), where)
     prefix = os.path.join(directory, 'variables', 'variables')
     graph_def = meta_graph.graph_def
     needed = _needed_nodes(graph_def, [node for node, _ in outputs])
@@ -390,7 +389,7 @@ def load_saved_model(directory: str, tags: str = None, signature: str = None) ->
                          for node in graph_def.node)
     reader = BundleReader(prefix) if uses_variables and _has_variables(graph_def, needed, meta_graph) else None
     keys = _capture_keys(graph_def, meta_graph, reader, needed) if reader is not None else {}
-    return freeze(graph_def, reader, outputs, inputs, keys, aliases, output_names)
+    return freeze(graph_def, reader, outputs, keys, aliases, output_names)
 
 
 def _has_variables(graph_def, needed, meta_graph) -> bool:
