@@ -105,3 +105,29 @@ def test_tf1_meta_graph_and_checkpoint(models, tmp_path):
     for i, args in enumerate(runs):
         xml = _convert(tmp_path / str(i), *args)
         assert relative_error(run_ir(xml, feeds)['y'], expected) < TOLERANCE, args
+
+
+def test_signature_names_in_input_option(models, tmp_path):
+    """--input takes a signature input name (with a shape) like a node name."""
+    name, = signature_specs(models['cnn'], 'serving_default')
+    xml = _convert(tmp_path, '--input_model', models['cnn'], '--input', '{}[2,16,16,3]'.format(name))
+    import openvino as ov
+    assert list(ov.Core().read_model(str(xml)).inputs[0].get_partial_shape().to_shape()) == [2, 16, 16, 3]
+    _check_signature(xml, models['cnn'])
+
+
+def test_variables_stay_views_of_the_mapped_shard(models):
+    """Loaded variables are read-only numpy views whose memory is the mapped shard file."""
+    import mmap
+    from mo.front.tf.loader import graph_def_to_graph
+    from mo.front.tf.saved_model import load_saved_model
+    frozen = load_saved_model(str(models['module']))
+    graph = graph_def_to_graph(frozen.graph_def, const_contents=frozen.contents)
+    variables = [graph.nodes[name]['value'] for name in frozen.contents]
+    assert len(variables) == 3  # w, b and v: the table belongs to the other signature
+    for value in variables:
+        assert not value.flags.writeable and not value.flags.owndata
+        base = value
+        while isinstance(base, (np.ndarray, memoryview)):  # views of views, down to the memory
+            base = base.base if isinstance(base, np.ndarray) else base.obj
+        assert isinstance(base, mmap.mmap), type(base)

@@ -16,6 +16,10 @@ ALIAS_NAMES = '_tf_alias_names'
 #: node attr: an --input cut took this node's readers; left unread, it is not a model output
 CUT_BY_INPUT = '_cut_by_input'
 
+#: graph attr {signature name: node id}: a SavedModel signature's input and output names, which
+#: --input and --output accept as well as node names
+SIGNATURE_NAMES = 'signature_names'
+
 #: TF ops that never produce model outputs even when nothing consumes them
 _NOT_OUTPUTS = {'NoOp', 'Const', 'Assert', 'SaveV2', 'RestoreV2', 'VarHandleOp', 'Placeholder'}
 
@@ -33,6 +37,9 @@ def find_op_node(graph: Graph, name: str, option: str) -> Node:
     node = graph.get_node_by_name(name)
     if node is not None:
         return node
+    signature_node = (graph.graph.get(SIGNATURE_NAMES) or {}).get(name)
+    if signature_node is not None and signature_node in graph:
+        return Node(graph, signature_node)
     names = [d.get('name', n) for n, d in graph.nodes(data=True) if d.get('kind') == 'op']
     import difflib  # only on this error path
     close = difflib.get_close_matches(name, names, n=3)
@@ -137,6 +144,8 @@ class TFLoader(LoadReplacementPattern):
         for name, ports in frozen.aliases.items():
             if name in graph:
                 graph.nodes[name][ALIAS_NAMES] = {port: list(names) for port, names in ports.items()}
+                graph.graph.setdefault(SIGNATURE_NAMES, {}).update(
+                    (alias, name) for port, names in ports.items() if port == 0 for alias in names if ':' not in alias)
         if frozen.outputs and not _params(graph).get('output'):
             graph.graph['explicit_outputs'] = [(name, 0) for name in frozen.outputs]
         self.match_count = graph.number_of_nodes()
