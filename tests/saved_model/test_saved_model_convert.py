@@ -92,12 +92,16 @@ def test_tf1_saved_model_with_variable_v2(models, tmp_path):
 
 
 def test_tf1_meta_graph_and_checkpoint(models, tmp_path):
-    """--input_meta_graph with the checkpoint beside it, and explicitly; --input_model graph.pb
-    with --input_checkpoint; the outputs chosen with --output."""
+    """--input_meta_graph with the checkpoint beside it, and explicitly; a meta graph under another
+    name; --input_model graph.pb with --input_checkpoint; the outputs chosen with --output."""
     prefix = models['checkpoint']
     feeds = {'x': np.random.default_rng(6).standard_normal((3, 6)).astype(np.float32)}
     expected = builders.tf1_reference(prefix, feeds)
+    renamed = os.path.join(str(tmp_path), 'graph.bin')  # a MetaGraphDef told by content, not by name
+    with open(prefix + '.meta', 'rb') as src, open(renamed, 'wb') as dst:
+        dst.write(src.read())
     runs = [('--input_meta_graph', prefix + '.meta', '--output', 'y'),
+            ('--input_model', renamed, '--input_checkpoint', prefix, '--output', 'y'),
             ('--input_meta_graph', prefix + '.meta', '--input_checkpoint', prefix, '--output', 'y'),
             ('--input_model', prefix + '.meta', '--output', 'y'),
             ('--input_model', os.path.join(os.path.dirname(prefix), 'graph.pb'), '--input_checkpoint', prefix,

@@ -94,6 +94,14 @@ def canonical_order(graph_def):
     return [nodes[name] for name in order]
 
 
+def _file_bytes(path) -> bytes:
+    try:
+        with open(path, 'rb') as f:
+            return f.read()
+    except OSError:
+        return b''
+
+
 def _refuse_variables(graph_def, path):
     """A GraphDef with variables needs their values: say which flag gives them."""
     for node in graph_def.node:
@@ -123,7 +131,12 @@ class TFLoader(LoadReplacementPattern):
             if frozen is not None:
                 self._load_frozen(graph, frozen)
                 return
-            graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
+            try:
+                graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
+            except Error as exc:  # maybe a MetaGraphDef or a SavedModel proto: look closer
+                self._load_frozen(graph, model_source.load_other_message(params, _file_bytes(params['input_model']),
+                                                                         exc))
+                return
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
             contents = const_contents(data) if binary else None
             _refuse_variables(graph_def, params['input_model'])

@@ -48,12 +48,17 @@ def _is_meta_graph(data: bytes) -> bool:
                                                   meta_graph.HasField('saver_def'))
 
 
-def detect(path: str) -> str:
-    """The kind of model at ``path`` (one of the constants above), or GRAPH_DEF when unsure: the
-    GraphDef reader then says what is wrong with the file."""
+def detect(path: str, deep: bool = False) -> str:
+    """The kind of model at ``path`` (one of the constants above).
+
+    Directories, magic numbers and extensions decide at once. Otherwise the answer is GRAPH_DEF
+    unless ``deep``: then the content is parsed to tell a SavedModel or a MetaGraphDef from a
+    GraphDef (``mo convert`` instead tries the GraphDef first and looks closer only when that
+    fails: see ``kind_of_message``), so a frozen graph is never parsed twice.
+    """
     if os.path.isdir(path):
         return SAVED_MODEL_DIR
-    if path.endswith(('.index',)) or '.data-' in os.path.basename(path):
+    if path.endswith('.index') or '.data-' in os.path.basename(path):
         return CHECKPOINT
     try:
         with open(path, 'rb') as f:
@@ -71,20 +76,25 @@ def detect(path: str) -> str:
         return CHECKPOINT
     if path.endswith('.meta'):
         return META_GRAPH
-    if size > (1 << 31) - 1:
-        return GRAPH_DEF  # protobuf cannot parse it whole: no message kind to tell
+    if os.path.basename(path) == 'saved_model.pb':
+        return SAVED_MODEL
+    if not deep or size > (1 << 31) - 1:  # protobuf cannot parse 2 GiB whole: no kind to tell
+        return GRAPH_DEF
     with open(path, 'rb') as f:
         data = f.read()
-    from mo.front.tf.graphdef_io import _parse_binary, _looks_like_text
-    if _looks_like_text(data):
+    from mo.front.tf.graphdef_io import _looks_like_text, _parse_binary
+    if _looks_like_text(data) or _parse_binary(data, path)[0] is not None:
         return GRAPH_DEF
-    if _parse_binary(data, path)[0] is not None:
-        return GRAPH_DEF
+    return kind_of_message(data) or GRAPH_DEF
+
+
+def kind_of_message(data: bytes):
+    """SAVED_MODEL or META_GRAPH when binary ``data`` (not a GraphDef) is one of them, else None."""
     if _is_saved_model(data):
         return SAVED_MODEL
     if _is_meta_graph(data):
         return META_GRAPH
-    return GRAPH_DEF
+    return None
 
 
 def _outputs(params):
@@ -115,9 +125,6 @@ def load(params: dict):
     if kind == SAVED_MODEL_DIR:
         return saved_model.load_saved_model(model, params.get('saved_model_tags'), params.get('signature'))
     if kind == SAVED_MODEL:
-        if os.path.basename(model) not in ('saved_model.pb',):
-            raise Error('"{}" is a SavedModel, whose variables live beside it as variables/; convert its directory '
-                        'with --saved_model_dir DIR', model)
         return saved_model.load_saved_model(os.path.dirname(model) or '.', params.get('saved_model_tags'),
                                             params.get('signature'))
     if kind == META_GRAPH:
@@ -132,8 +139,12 @@ def load(params: dict):
                          'then run mo convert --input_model DIR'.format(os.path.basename(model)))
     if checkpoint:
         from mo.front.tf.graphdef_io import read_graph_def
-        return saved_model.load_graph_with_checkpoint(read_graph_def(model), _checkpoint_prefix(checkpoint),
-                                                      _outputs(params))
+        try:
+            graph_def = read_graph_def(model)
+        except Error as exc:  # a MetaGraphDef under another name?
+            with open(model, 'rb') as f:
+                return load_other_message(params, f.read(), exc)
+        return saved_model.load_graph_with_checkpoint(graph_def, _checkpoint_prefix(checkpoint), _outputs(params))
     return None
 
 
@@ -149,10 +160,24 @@ def _expect(path: str, flag: str, kinds) -> None:
     """An Error naming what ``path`` is and the flag that reads it, unless it is one of ``kinds``."""
     if not os.path.exists(path):
         raise Error('{} "{}": no such file or directory', flag, path)
-    kind = detect(path)
+    kind = detect(path, deep=True)
     if kind not in kinds:
         raise UsageError('{} "{}" is a {}, not a {}; the flag for it is {}', flag, path, kind,
                          ' or '.join(kinds), _FLAG_FOR[kind])
+
+
+def load_other_message(params: dict, data: bytes, error: Error):
+    """``--input_model`` did not parse as a GraphDef: the ``FrozenModel`` of a MetaGraphDef, an Error
+    that says where a SavedModel's variables are, or ``error`` itself."""
+    model = params['input_model']
+    kind = kind_of_message(data)
+    if kind == META_GRAPH:
+        from mo.front.tf import saved_model
+        return saved_model.load_meta_graph(model, params.get('input_checkpoint'), _outputs(params))
+    if kind == SAVED_MODEL:
+        raise Error('"{}" is a SavedModel, whose variables live beside it as variables/; convert its directory '
+                    'with --saved_model_dir DIR', model) from None
+    raise error
 
 
 def _checkpoint_prefix(path: str) -> str:
@@ -177,4 +202,10 @@ def read_frozen_graph_def(path: str, args, outputs=None):
     params = {name: getattr(args, name, None) for name in ('saved_model_tags', 'signature', 'input_checkpoint')}
     params.update(input_model=path, output=','.join(outputs or ()))
     frozen = load(params)
-    return read_graph_def(path) if frozen is None else frozen.materialized()
+    if frozen is None:
+        try:
+            return read_graph_def(path)
+        except Error as exc:
+            with open(path, 'rb') as f:
+                frozen = load_other_message(params, f.read(), exc)
+    return frozen.materialized()

@@ -422,6 +422,9 @@ def load_meta_graph(path: str, prefix: str = None, outputs=None) -> FrozenModel:
     meta_graph = read_meta_graph(path)
     if prefix is None:
         prefix = path[:-len('.meta')] if path.endswith('.meta') else path
+        if not os.path.isfile(prefix + '.index'):
+            raise UsageError('The meta graph "{}" has no checkpoint beside it ("{}.index")', path, prefix,
+                             hint='give the checkpoint with --input_checkpoint PREFIX')
     if prefix.endswith('.index'):
         prefix = prefix[:-len('.index')]
     return load_graph_with_checkpoint(meta_graph.graph_def, prefix, outputs)
