@@ -97,6 +97,14 @@ def kind_of_message(data: bytes):
     return None
 
 
+class _LazySavedModel:
+    """``mo.front.tf.saved_model``, imported when first used."""
+
+    def __getattr__(self, name):
+        from mo.front.tf import saved_model
+        return getattr(saved_model, name)
+
+
 def _outputs(params):
     from mo.front.tf.input_spec import parse_output
     return [(name, port or 0) for name, port in parse_output(params.get('output') or '')] or None
@@ -104,7 +112,7 @@ def _outputs(params):
 
 def load(params: dict):
     """The ``FrozenModel`` the options describe, or None for a frozen GraphDef (the usual reader)."""
-    from mo.front.tf import saved_model
+    saved_model = _LazySavedModel()  # a frozen GraphDef does not need it (~12 ms of imports)
     saved_model_dir, meta_graph = params.get('saved_model_dir'), params.get('input_meta_graph')
     model, checkpoint = params.get('input_model'), params.get('input_checkpoint')
     given = [flag for flag, value in (('--input_model', model), ('--saved_model_dir', saved_model_dir),
