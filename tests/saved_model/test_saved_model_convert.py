@@ -135,3 +135,4 @@ def test_variables_stay_views_of_the_mapped_shard(models):
         while isinstance(base, (np.ndarray, memoryview)):  # views of views, down to the memory
             base = base.base if isinstance(base, np.ndarray) else base.obj
         assert isinstance(base, mmap.mmap), type(base)
+
