@@ -107,15 +107,17 @@ def tf1_saved_model(directory):
     return directory
 
 
-def tf1_checkpoint(directory):
-    """A TF1 ``Saver`` checkpoint with its ``.meta`` and the non-frozen GraphDef; returns the prefix."""
+def tf1_checkpoint(directory, custom_keys=False):
+    """A TF1 ``Saver`` checkpoint with its ``.meta`` and the non-frozen GraphDef; returns the prefix.
+    ``custom_keys``: the saver stores the variables under other names than theirs."""
     import tensorflow as tf
     v1 = tf.compat.v1
     graph, _, _ = _tf1_graph()
     os.makedirs(str(directory), exist_ok=True)
     with v1.Session(graph=graph) as session:
         session.run(v1.global_variables_initializer())
-        saver = v1.train.Saver()
+        var_list = {'layer/kernel_' + v.op.name: v for v in v1.global_variables()} if custom_keys else None
+        saver = v1.train.Saver(var_list)
         prefix = saver.save(session, os.path.join(str(directory), 'model'))
         v1.train.write_graph(graph.as_graph_def(), str(directory), 'graph.pb', as_text=False)
     return prefix

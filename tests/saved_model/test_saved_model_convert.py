@@ -21,6 +21,7 @@ def models(tmp_path_factory):
         'sharded': builders.module_two_signatures(root / 'sharded', sharded=True),
         'tf1': builders.tf1_saved_model(root / 'tf1'),
         'checkpoint': builders.tf1_checkpoint(root / 'checkpoint'),
+        'custom_keys': builders.tf1_checkpoint(root / 'custom_keys', custom_keys=True),
     }
 
 
@@ -136,3 +137,13 @@ def test_variables_stay_views_of_the_mapped_shard(models):
             base = base.base if isinstance(base, np.ndarray) else base.obj
         assert isinstance(base, mmap.mmap), type(base)
 
+
+
+def test_tf1_saver_with_its_own_keys(models, tmp_path):
+    """A Saver with var_list={key: variable}: the keys come from the graph's restore ops."""
+    prefix = models['custom_keys']
+    from mo.front.tf.tensor_bundle import BundleReader
+    assert 'layer/kernel_w' in BundleReader(prefix) and 'w' not in BundleReader(prefix)
+    feeds = {'x': np.random.default_rng(11).standard_normal((2, 6)).astype(np.float32)}
+    xml = _convert(tmp_path, '--input_meta_graph', prefix + '.meta', '--output', 'y')
+    assert relative_error(run_ir(xml, feeds)['y'], builders.tf1_reference(prefix, feeds)) < TOLERANCE

@@ -10,7 +10,8 @@ checkpoint's mapped shard (``contents``: the loader wraps those bytes instead of
   variable object's checkpoint key is found at the same node id of the checkpoint's own object
   graph (``TrackableObjectGraph``, attribute ``VARIABLE_VALUE``).
 * TF1 (SavedModel, ``.meta`` + checkpoint, GraphDef + checkpoint): a ``VariableV2`` (or
-  ``VarHandleOp``) is saved under its node name.
+  ``VarHandleOp``) is saved under the key its saver's ``RestoreV2`` restores it from, by default
+  its node name.
 
 ``ReadVariableOp`` becomes ``Identity`` and ``ResourceGather`` becomes ``GatherV2`` (at top
 level and in every library function), since their resource input is now the value itself.
@@ -173,6 +174,44 @@ def _capture_keys(graph_def, meta_graph, reader: BundleReader, needed) -> dict:
     return keys
 
 
+def saver_keys(graph_def) -> dict:
+    """``{variable node: checkpoint key}`` as the graph's own TF1 saver restores them.
+
+    A ``Saver`` may store a variable under any name (``var_list={'key': v}``); its restore ops say
+    which: ``RestoreV2`` reads the keys of its ``tensor_names`` Const, and output i is assigned
+    (``Assign``/``AssignVariableOp``, maybe through an Identity) to the variable.
+    """
+    by_name = {node.name: node for node in graph_def.node}
+    names = {}
+    for node in graph_def.node:
+        if node.op != 'RestoreV2' or len(node.input) < 2:
+            continue
+        source = by_name.get(parse_input(node.input[1], node.name)[0])
+        if source is None or source.op != 'Const':
+            continue
+        names[node.name] = [v.decode('utf-8', 'replace') for v in source.attr['value'].tensor.string_val]
+
+    def restored(text, depth=0):
+        source, port = parse_input(text, '?')
+        node = by_name.get(source)
+        if node is None or port is None or depth > 4:
+            return None
+        if node.name in names:
+            keys = names[node.name]
+            return keys[port] if port < len(keys) else None
+        if node.op == 'Identity' and node.input:
+            return restored(node.input[0], depth + 1)
+        return None
+
+    keys = {}
+    for node in graph_def.node:
+        if node.op in ('Assign', 'AssignVariableOp') and len(node.input) >= 2:
+            key = restored(node.input[1])
+            if key is not None:
+                keys[parse_input(node.input[0], node.name)[0]] = key
+    return keys
+
+
 def _needed_nodes(graph_def, outputs) -> set:
     """Names of the nodes the ``outputs`` (node names) depend on, control inputs included."""
     by_name = {node.name: node for node in graph_def.node}
@@ -250,11 +289,13 @@ def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=
     """The ``FrozenModel`` of ``graph_def`` cut to ``outputs`` (``[(node, port)]``).
 
     Variables are read from ``reader``: those in ``capture_keys`` (``{node: (key, variable
-    name)}``) under that key, other variable nodes under their own name. ``output_names`` (one
+    name)}``) under that key, other variable nodes under the key the graph's saver restores them
+    from (``saver_keys``), else their own name. ``output_names`` (one
     per output) adds an Identity node of that name on each output, carrying the graph's tensor
     name too.
     """
     capture_keys = capture_keys or {}
+    restored_as = saver_keys(graph_def)
     aliases = dict(aliases or {})
     output_nodes = [node for node, _ in outputs]
     needed = _needed_nodes(graph_def, output_nodes)
@@ -269,7 +310,7 @@ def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=
         if node.name not in needed:
             continue
         if node.name in capture_keys or node.op in VARIABLE_OPS:
-            key, what = capture_keys.get(node.name, (node.name, node.name))
+            key, what = capture_keys.get(node.name, (restored_as.get(node.name, node.name), node.name))
             if reader is None:
                 raise UsageError('Node "{}" is a variable ({}); give its checkpoint with --input_checkpoint',
                                  node.name, node.op)
