@@ -40,8 +40,8 @@ def keras_two_inputs(directory):
 
 
 def module_two_signatures(directory, sharded=False):
-    """``tf.saved_model.save`` of a tf.Module with two signatures; ``sharded``: each variable in a
-    data file of its own (a sharding callback)."""
+    """``tf.saved_model.save`` of a tf.Module with two signatures; ``sharded``: variables spread over
+    several data files, some of them in slices (MaxShardSizePolicy of 160 bytes)."""
     import tensorflow as tf
 
     class Module(tf.Module):
@@ -65,15 +65,9 @@ def module_two_signatures(directory, sharded=False):
     module = Module()
     options = None
     if sharded:
-        class OneShardPerTensor(tf.train.experimental.ShardingCallback):
-            @property
-            def description(self):
-                return 'one shard per tensor'
-
-            def __call__(self, shardable_tensors):
-                return [{t.checkpoint_key: {t.slice_spec: t.tensor}} for t in shardable_tensors]
-
-        options = tf.saved_model.SaveOptions(experimental_sharding_callback=OneShardPerTensor())
+        # shards of at most 160 bytes: several data files, and tensors that do not fit are sliced
+        policy = tf.train.experimental.MaxShardSizePolicy(max_shard_size=160)
+        options = tf.saved_model.SaveOptions(experimental_sharding_callback=policy)
     tf.saved_model.save(module, str(directory), signatures={'serving_default': module.dense,
                                                             'lookup': module.lookup}, options=options)
     return directory

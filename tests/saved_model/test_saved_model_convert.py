@@ -76,12 +76,20 @@ def test_module_default_and_second_signature(models, tmp_path):
     assert relative_error(run_ir(xml, feeds)['vectors'], expected['vectors']) < TOLERANCE
 
 
-def test_sharded_variables(models, tmp_path):
-    """Variables spread over several data shards are each read from their own file."""
+def test_sharded_and_sliced_variables(models, tmp_path):
+    """Variables spread over several data shards, some split into slices across them, are each
+    read and put together; both signatures match TensorFlow."""
+    from mo.front.tf.tensor_bundle import BundleReader
     shards = glob.glob(os.path.join(str(models['sharded']), 'variables', 'variables.data-*'))
     assert len(shards) > 1
-    xml = _convert(tmp_path, '--input_model', models['sharded'])
+    reader = BundleReader(os.path.join(str(models['sharded']), 'variables', 'variables'))
+    assert any(len(reader.entries[k].slices) for k in reader.keys())
+    xml = _convert(tmp_path / 'a', '--input_model', models['sharded'])
     _check_signature(xml, models['sharded'])
+    xml = _convert(tmp_path / 'b', '--input_model', models['sharded'], '--signature', 'lookup')
+    feeds = {'ids': np.random.default_rng(12).integers(0, 10, (3, 4)).astype(np.int32)}
+    expected = tf_signature_outputs(models['sharded'], 'lookup', feeds)
+    assert relative_error(run_ir(xml, feeds)['vectors'], expected['vectors']) < TOLERANCE
 
 
 def test_tf1_saved_model_with_variable_v2(models, tmp_path):

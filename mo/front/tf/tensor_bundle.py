@@ -9,7 +9,9 @@ The shards are memory-mapped: a numeric tensor is a read-only numpy view of its 
 model's weights are never copied on the way to the IR. Each tensor's checksum is checked when
 it is first read (and only then: tensors a model does not use cost nothing); after the check
 its pages are handed back to the page cache (``madvise(MADV_DONTNEED)``), so that checking
-gigabytes does not make them all resident at once. Strings (the object graph of a TF2
+gigabytes does not make them all resident at once. A tensor that was saved in slices (a
+sharding policy splits what does not fit a shard) is the one exception: its slices are entries
+of their own, keyed by ``slice_key``, and are copied into one array. Strings (the object graph of a TF2
 checkpoint) are stored as varint64 lengths, the masked CRC-32C of the lengths taken as fixed32
 values, then the bytes.
 """
@@ -28,6 +30,39 @@ from mo.utils.error import Error
 #: the TF2 checkpoint's object graph (a TrackableObjectGraph) is stored under this key
 OBJECT_GRAPH_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'
 
+
+
+def _ordered_unsigned(value: int) -> bytes:
+    """TensorFlow's OrderedCode for a non-negative number: its byte count, then its bytes, big-endian."""
+    body = value.to_bytes((value.bit_length() + 7) // 8, 'big')
+    return bytes([len(body)]) + body
+
+
+#: OrderedCode's header bits of a signed number, by its encoded length
+_SIGNED_HEADER = {1: (0x80, 0), 2: (0xc0, 0), 3: (0xe0, 0), 4: (0xf0, 0), 5: (0xf8, 0), 6: (0xfc, 0), 7: (0xfe, 0),
+                  8: (0xff, 0), 9: (0xff, 0x80), 10: (0xff, 0xc0)}
+
+
+def _ordered_signed(value: int) -> bytes:
+    """OrderedCode for a signed number: 7 payload bits per byte, the length in leading header bits."""
+    magnitude = ~value if value < 0 else value
+    length = min(magnitude.bit_length() // 7 + 1, 10)
+    body = bytearray((value & ((1 << (8 * length)) - 1)).to_bytes(length, 'big'))
+    first, second = _SIGNED_HEADER[length]
+    body[0] ^= first
+    if length > 1:
+        body[1] ^= second
+    return bytes(body)
+
+
+def slice_key(name: str, extents) -> str:
+    """The index key of one slice of tensor ``name``: ``extents`` is ``[(start, length)]`` per
+    dimension (length -1: all of it), encoded as TensorFlow's ``EncodeTensorNameSlice`` does."""
+    escaped = name.encode('utf-8').replace(b'\xff', b'\xff\x00').replace(b'\x00', b'\x00\xff')
+    key = _ordered_unsigned(0) + escaped + b'\x00\x01' + _ordered_unsigned(len(extents))
+    for start, length in extents:
+        key += _ordered_signed(start) + _ordered_signed(length)
+    return key.decode('latin-1')
 
 
 def shard_path(prefix: str, shard: int, num_shards: int) -> str:
@@ -62,10 +97,9 @@ class BundleReader:
             try:
                 if key == b'':
                     header = BundleHeaderProto.FromString(bytes(value))
-                elif key.startswith(b'\x00'):
-                    continue  # a slice of a partitioned tensor (a binary key); its tensor's entry refuses it
-                else:
-                    self.entries[key.decode('utf-8')] = BundleEntryProto.FromString(bytes(value))
+                else:  # slices of a tensor have binary keys (``slice_key``): kept byte for byte
+                    name = key.decode('latin-1') if key.startswith(b'\x00') else key.decode('utf-8')
+                    self.entries[name] = BundleEntryProto.FromString(bytes(value))
             except Exception:  # noqa: B902 - protobuf's DecodeError, or bad UTF-8 in a key
                 raise Error('Checkpoint index "{}" is corrupt: the entry "{}" does not parse', self.index_path,
                             key.decode('utf-8', 'replace')) from None
@@ -80,7 +114,8 @@ class BundleReader:
         return key in self.entries
 
     def keys(self):
-        return sorted(self.entries)
+        """The tensors' keys, without those of their slices."""
+        return sorted(k for k in self.entries if not k.startswith('\x00'))
 
     def _shard(self, shard_id: int, key: str):
         """The mapped bytes of a shard (``b''`` for an empty one)."""
@@ -109,9 +144,6 @@ class BundleReader:
         if entry is None:
             raise Error('Variable "{}" is not in the checkpoint index "{}"{}', what or key, self.index_path,
                         '' if what is None else ' (no key "{}")'.format(key))
-        if len(entry.slices):
-            raise Error('Variable "{}" of checkpoint "{}" is partitioned into slices, which mo does not read',
-                        what or key, self.prefix)
         return entry
 
     def tensor(self, key: str, what: str = None) -> np.ndarray:
@@ -122,6 +154,11 @@ class BundleReader:
         """
         what = what or key
         entry = self.entry(key, what)
+        if len(entry.slices):
+            return self._assemble(key, entry, what)
+        return self._read(entry, what)
+
+    def _read(self, entry, what: str) -> np.ndarray:
         path, mapped = self._shard(entry.shard_id, what)
         start, size = int(entry.offset), int(entry.size)
         if start < 0 or size < 0 or start + size > len(mapped):
@@ -142,6 +179,40 @@ class BundleReader:
         self._check(view, entry, path, what)
         self._release(mapped, start, size)
         return np.frombuffer(view, dtype=storage, count=count).reshape(shape)
+
+    def _assemble(self, key: str, entry, what: str) -> np.ndarray:
+        """A tensor saved in slices (a sharding policy split it, or a partitioned variable): each
+        slice is an entry of its own, keyed by ``slice_key``; the tensor is their copy, put together."""
+        shape = tuple(int(d.size) for d in entry.shape.dim)
+        if not dtypes.is_known(entry.dtype) or entry.dtype in (dtypes.DT_STRING, dtypes.DT_RESOURCE,
+                                                                dtypes.DT_VARIANT):
+            raise Error('Variable "{}" of checkpoint "{}" is sliced and of a type mo does not read ({})', what,
+                        self.prefix, entry.dtype)
+        result = np.empty(shape, dtype=dtypes.np_dtype(entry.dtype))
+        covered = 0
+        for piece in entry.slices:
+            if len(piece.extent) not in (0, len(shape)):
+                raise Error('Checkpoint index "{}" is corrupt: a slice of variable "{}" has {} dimensions, the '
+                            'variable {}', self.index_path, what, len(piece.extent), len(shape))
+            extents = [(int(e.start), int(e.length) if e.HasField('length') else -1) for e in piece.extent]
+            region = tuple(slice(0, size) if length < 0 else slice(start, start + length)
+                           for (start, length), size in zip(extents, shape))
+            slice_entry = self.entries.get(slice_key(key, extents))
+            if slice_entry is None:
+                raise Error('Checkpoint index "{}" is corrupt: variable "{}" lacks its slice {}', self.index_path,
+                            what, extents)
+            value = self._read(slice_entry, what)
+            target = result[region]
+            if value.shape != target.shape:
+                raise Error('Checkpoint index "{}" is corrupt: slice {} of variable "{}" has shape {}', self.index_path,
+                            extents, what, list(value.shape))
+            target[...] = value
+            covered += value.size
+        if covered != result.size:
+            raise Error('Checkpoint index "{}" is corrupt: the slices of variable "{}" cover {} of its {} elements',
+                        self.index_path, what, covered, result.size)
+        result.flags.writeable = False
+        return result
 
     @staticmethod
     def _check(data, entry, path, what):
