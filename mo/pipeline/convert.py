@@ -18,7 +18,8 @@ RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signa
 
 def add_arguments(parser):
     parser.add_argument('--input_model', '-m', help='the model: a SavedModel directory, a frozen GraphDef (.pb or '
-                                                    '.pbtxt), a .meta MetaGraphDef, or a GraphDef with --input_checkpoint')
+                                                    '.pbtxt), a .meta MetaGraphDef, or a GraphDef with '
+                                                    '--input_checkpoint')
     parser.add_argument('--output_dir', '-o', default='.', help='directory for NAME.xml and NAME.bin')
     parser.add_argument('--model_name', '-n', help='NAME of the IR files (default: the model file name)')
     parser.add_argument('--input', help='inputs: name[shape]{type}->value, comma-separated')

@@ -68,5 +68,6 @@ __all__ = [
     'ResourceHandleProto', 'TensorShapeProto', 'SerializedDType', 'FunctionDefLibrary', 'FunctionDef',
     'GradientDef', 'RegisteredGradient', 'OpDef', 'OpDeprecation', 'OpList', 'VersionDef', 'FullTypeDef',
     'GraphDebugInfo', 'SavedModel', 'MetaGraphDef', 'SignatureDef', 'TensorInfo', 'SavedObjectGraph',
-    'TrackableObjectGraph', 'BundleHeaderProto', 'BundleEntryProto', 'DATA_TYPE', 'FULL_TYPE_ID', 'message_class', 'coerce', 'file_descriptor_protos',
+    'TrackableObjectGraph', 'BundleHeaderProto', 'BundleEntryProto', 'DATA_TYPE', 'FULL_TYPE_ID', 'message_class',
+    'coerce', 'file_descriptor_protos',
 ]
