@@ -117,6 +117,23 @@ def tf1_checkpoint(directory, custom_keys=False):
     return prefix
 
 
+def tf1_partitioned(directory):
+    """A TF1 checkpoint of a partitioned variable (three VariableV2 parts of one [10, 4] tensor,
+    saved as slices of one key); returns the prefix."""
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    graph = tf.Graph()
+    os.makedirs(str(directory), exist_ok=True)
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None, 10], name='x')
+        w = v1.get_variable('w', shape=[10, 4], partitioner=v1.fixed_size_partitioner(3), use_resource=False,
+                            initializer=v1.random_normal_initializer(seed=5))
+        tf.identity(tf.nn.relu(tf.matmul(x, w.as_tensor())), name='y')
+        with v1.Session(graph=graph) as session:
+            session.run(v1.global_variables_initializer())
+            return v1.train.Saver().save(session, os.path.join(str(directory), 'model'))
+
+
 def tf1_reference(prefix, feeds, output='y:0'):
     """Run the TF1 checkpoint's graph (restored by TensorFlow) on ``feeds``."""
     import tensorflow as tf

@@ -155,3 +155,11 @@ def test_tf1_saver_with_its_own_keys(models, tmp_path):
     feeds = {'x': np.random.default_rng(11).standard_normal((2, 6)).astype(np.float32)}
     xml = _convert(tmp_path, '--input_meta_graph', prefix + '.meta', '--output', 'y')
     assert relative_error(run_ir(xml, feeds)['y'], builders.tf1_reference(prefix, feeds)) < TOLERANCE
+
+
+def test_tf1_partitioned_variable(tmp_path):
+    """Three VariableV2 parts of one variable: each restores its slice of the saved tensor."""
+    prefix = builders.tf1_partitioned(tmp_path / 'partitioned')
+    feeds = {'x': np.random.default_rng(14).standard_normal((2, 10)).astype(np.float32)}
+    xml = _convert(tmp_path / 'out', '--input_meta_graph', prefix + '.meta', '--output', 'y')
+    assert relative_error(run_ir(xml, feeds)['y'], builders.tf1_reference(prefix, feeds)) < TOLERANCE

@@ -175,21 +175,27 @@ def _capture_keys(graph_def, meta_graph, reader: BundleReader, needed) -> dict:
 
 
 def saver_keys(graph_def) -> dict:
-    """``{variable node: checkpoint key}`` as the graph's own TF1 saver restores them.
+    """``{variable node: (checkpoint key, slice spec)}`` as the graph's own TF1 saver restores them.
 
     A ``Saver`` may store a variable under any name (``var_list={'key': v}``); its restore ops say
     which: ``RestoreV2`` reads the keys of its ``tensor_names`` Const, and output i is assigned
-    (``Assign``/``AssignVariableOp``, maybe through an Identity) to the variable.
+    (``Assign``/``AssignVariableOp``, maybe through an Identity) to the variable. The values are
+    ``(key, slice spec)``: a part of a partitioned variable restores a slice of the saved tensor
+    (``shape_and_slices``, e.g. ``"10 4 4,3:0,4"``; empty for the whole).
     """
     by_name = {node.name: node for node in graph_def.node}
+
+    def strings(node, index):
+        source = by_name.get(parse_input(node.input[index], node.name)[0]) if len(node.input) > index else None
+        if source is None or source.op != 'Const':
+            return []
+        return [v.decode('utf-8', 'replace') for v in source.attr['value'].tensor.string_val]
+
     names = {}
     for node in graph_def.node:
-        if node.op != 'RestoreV2' or len(node.input) < 2:
-            continue
-        source = by_name.get(parse_input(node.input[1], node.name)[0])
-        if source is None or source.op != 'Const':
-            continue
-        names[node.name] = [v.decode('utf-8', 'replace') for v in source.attr['value'].tensor.string_val]
+        if node.op == 'RestoreV2':
+            keys, specs = strings(node, 1), strings(node, 2)
+            names[node.name] = [(key, specs[i] if i < len(specs) else '') for i, key in enumerate(keys)]
 
     def restored(text, depth=0):
         source, port = parse_input(text, '?')
@@ -197,8 +203,8 @@ def saver_keys(graph_def) -> dict:
         if node is None or port is None or depth > 4:
             return None
         if node.name in names:
-            keys = names[node.name]
-            return keys[port] if port < len(keys) else None
+            restores = names[node.name]
+            return restores[port] if port < len(restores) else None
         if node.op == 'Identity' and node.input:
             return restored(node.input[0], depth + 1)
         return None
@@ -210,6 +216,26 @@ def saver_keys(graph_def) -> dict:
             if key is not None:
                 keys[parse_input(node.input[0], node.name)[0]] = key
     return keys
+
+
+def _restored_part(value: np.ndarray, spec: str, what: str) -> np.ndarray:
+    """The part of ``value`` a saver's slice spec (``"10 4 4,3:0,4"``: full shape, then
+    ``start,length`` or ``-`` per dimension) restores; all of it for an empty spec."""
+    if not spec.strip():
+        return value
+    words = spec.split()
+    try:
+        full = [int(w) for w in words[:-1]]
+        region = tuple(slice(None) if part == '-' else slice(int(part.split(',')[0]),
+                                                               int(part.split(',')[0]) + int(part.split(',')[1]))
+                       for part in words[-1].split(':'))
+    except (ValueError, IndexError):
+        raise Error('Variable "{}": the saver restores it with a slice spec mo cannot read: "{}"', what,
+                    spec) from None
+    if list(value.shape) != full or len(region) != len(full):
+        raise Error('Variable "{}": the saver restores a slice of a {} tensor, the checkpoint holds {}', what, full,
+                    list(value.shape))
+    return np.ascontiguousarray(value[region])
 
 
 def _needed_nodes(graph_def, outputs) -> set:
@@ -310,12 +336,13 @@ def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=
         if node.name not in needed:
             continue
         if node.name in capture_keys or node.op in VARIABLE_OPS:
-            key, what = capture_keys.get(node.name, (restored_as.get(node.name, node.name), node.name))
+            key, spec = restored_as.get(node.name, (node.name, ''))
+            key, what = capture_keys.get(node.name, (key, node.name))
             if reader is None:
                 raise UsageError('Node "{}" is a variable ({}); give its checkpoint with --input_checkpoint',
                                  node.name, node.op)
             entry = reader.entry(key, what)
-            value = reader.tensor(key, what)
+            value = _restored_part(reader.tensor(key, what), spec, what)
             if value.dtype == object:
                 raise Error('Variable "{}" holds strings, which mo does not convert', what)
             frozen.node.append(_variable_const(node, value, entry.dtype))
