@@ -10,11 +10,13 @@ releasing is always safe.
 """
 import mmap
 import threading
+import weakref
 
 import numpy as np
 
 _lock = threading.Lock()
-#: (first address, end address, mmap object) of every registered mapping
+#: (first address, end address, weak reference to the mmap) of every registered mapping: a mapping
+#: no longer in use drops out, so that callers converting many models in one process leak nothing
 _mappings = []
 _PAGE = mmap.PAGESIZE
 _MIN_RELEASE = 1 << 20  # smaller arrays are not worth a system call
@@ -26,7 +28,8 @@ def register(mapped: mmap.mmap) -> None:
         return
     start = np.frombuffer(mapped, dtype=np.uint8).__array_interface__['data'][0]
     with _lock:
-        _mappings.append((start, start + len(mapped), mapped))
+        _mappings[:] = [m for m in _mappings if m[2]() is not None]
+        _mappings.append((start, start + len(mapped), weakref.ref(mapped)))
 
 
 def release_range(mapped, offset: int, size: int) -> None:
@@ -46,7 +49,8 @@ def release(array) -> None:
         return
     low, high = np.lib.array_utils.byte_bounds(array) if hasattr(np.lib, 'array_utils') else np.byte_bounds(array)
     with _lock:
-        for start, end, mapped in _mappings:
-            if start <= low and high <= end:
+        for start, end, ref in _mappings:
+            mapped = ref()
+            if mapped is not None and start <= low and high <= end:
                 release_range(mapped, low - start, high - low)
                 return
