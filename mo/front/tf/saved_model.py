@@ -28,6 +28,9 @@ from mo.front.tf.tensor_bundle import OBJECT_GRAPH_KEY, BundleReader
 from mo.utils.error import Error, UsageError
 
 VARIABLE_OPS = ('VariableV2', 'Variable', 'VarHandleOp')
+#: ops of a TF1 graph that are never its outputs: initialisation, saving, restoring
+_NOT_OUTPUTS = ('NoOp', 'Const', 'Assert', 'Placeholder', 'Assign', 'AssignVariableOp', 'VarIsInitializedOp',
+                'IsVariableInitialized', 'SaveV2', 'RestoreV2', 'MergeV2Checkpoints')
 _CALL_OPS = ('StatefulPartitionedCall', 'PartitionedCall')
 _VARIABLE_VALUE = 'VARIABLE_VALUE'
 
@@ -453,14 +456,14 @@ def load_saved_model(directory: str, tags: str = None, signature: str = None) ->
     prefix = os.path.join(directory, 'variables', 'variables')
     graph_def = meta_graph.graph_def
     needed = _needed_nodes(graph_def, [node for node, _ in outputs])
-    uses_variables = any(node.name in needed and (node.op in VARIABLE_OPS or node.op in _CALL_OPS)
-                         for node in graph_def.node)
-    reader = BundleReader(prefix) if uses_variables and _has_variables(graph_def, needed, meta_graph) else None
+    # a model without variables may come without a variables/ directory
+    reader = BundleReader(prefix) if _has_variables(graph_def, needed, meta_graph) else None
     keys = _capture_keys(graph_def, meta_graph, reader, needed) if reader is not None else {}
     return freeze(graph_def, reader, outputs, keys, aliases, output_names)
 
 
 def _has_variables(graph_def, needed, meta_graph) -> bool:
+    """Whether the ``needed`` nodes read variables: variable nodes, or calls capturing objects."""
     if any(node.name in needed and node.op in VARIABLE_OPS for node in graph_def.node):
         return True
     functions = meta_graph.object_graph_def.concrete_functions
@@ -470,10 +473,8 @@ def _has_variables(graph_def, needed, meta_graph) -> bool:
 
 def dangling_outputs(graph_def):
     """``[(node, 0)]`` for the nodes nothing reads (what a frozen graph's outputs are taken to be)."""
-    from extensions.load.tf.loader import _NOT_OUTPUTS
     consumed = {parse_input(text, node.name)[0] for node in graph_def.node for text in node.input}
-    skip = set(_NOT_OUTPUTS) | set(VARIABLE_OPS) | {'Assign', 'AssignVariableOp', 'VarIsInitializedOp', 'SaveV2',
-                                                     'RestoreV2', 'MergeV2Checkpoints', 'IsVariableInitialized'}
+    skip = set(_NOT_OUTPUTS) | set(VARIABLE_OPS)
     return [(node.name, 0) for node in graph_def.node if node.name not in consumed and node.op not in skip
             and not node.name.startswith(('save/', 'init'))]
 
