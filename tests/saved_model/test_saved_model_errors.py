@@ -204,3 +204,10 @@ def test_checksum_of_a_large_variable(tmp_path):
     _flip(data_file, offset + 700_001)
     line = _fails(tmp_path, '--input_model', directory)
     assert 'checksum mismatch in variable "w"' in line
+
+
+def test_truncated_saved_model_proto(model, tmp_path):
+    proto_file = model / 'saved_model.pb'
+    proto_file.write_bytes(proto_file.read_bytes()[:1000])
+    line = _fails(tmp_path, '--input_model', model)
+    assert str(proto_file) in line and 'truncated or corrupt' in line
