@@ -87,6 +87,9 @@ def read_saved_model(directory: str):
             return text_format.Parse(_read(text).decode('utf-8'), SavedModel())
         except (text_format.ParseError, UnicodeDecodeError) as e:
             raise Error('Cannot read the SavedModel "{}": "{}" does not parse: {}', directory, text, e) from None
+    if os.path.isfile(os.path.join(directory, 'saved_model.cpb')):
+        raise Error('The SavedModel "{}" is in the chunked format (saved_model.cpb), which mo does not read',
+                    directory, hint='save it again without experimental_image_format=True')
     raise Error('"{}" is not a SavedModel directory: it has no saved_model.pb', directory)
 
 
