@@ -87,15 +87,17 @@ def _tf1_graph():
     return graph, x, y
 
 
-def tf1_saved_model(directory):
-    """A TF1 SavedModel (``tf.compat.v1.saved_model.Builder``) whose weights are VariableV2 nodes."""
+def tf1_saved_model(directory, inner_input=False):
+    """A TF1 SavedModel (``tf.compat.v1.saved_model.Builder``) whose weights are VariableV2 nodes;
+    ``inner_input``: the signature's input is the MatMul's product, not the Placeholder."""
     import tensorflow as tf
     v1 = tf.compat.v1
     graph, x, y = _tf1_graph()
     with v1.Session(graph=graph) as session:
         session.run(v1.global_variables_initializer())
         builder = v1.saved_model.Builder(str(directory))
-        signature = v1.saved_model.predict_signature_def({'x': x}, {'y': y})
+        inputs = {'product': graph.get_tensor_by_name('MatMul:0')} if inner_input else {'x': x}
+        signature = v1.saved_model.predict_signature_def(inputs, {'y': y})
         builder.add_meta_graph_and_variables(session, ['serve'], signature_def_map={'serving_default': signature})
         builder.save()
     return directory

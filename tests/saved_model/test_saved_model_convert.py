@@ -163,3 +163,13 @@ def test_tf1_partitioned_variable(tmp_path):
     feeds = {'x': np.random.default_rng(14).standard_normal((2, 10)).astype(np.float32)}
     xml = _convert(tmp_path / 'out', '--input_meta_graph', prefix + '.meta', '--output', 'y')
     assert relative_error(run_ir(xml, feeds)['y'], builders.tf1_reference(prefix, feeds)) < TOLERANCE
+
+
+def test_tf1_signature_input_inside_the_graph(tmp_path):
+    """A signature may feed an inner tensor: it becomes the IR's input, what computed it is cut off."""
+    directory = builders.tf1_saved_model(tmp_path / 'inner', inner_input=True)
+    xml = _convert(tmp_path / 'out', '--input_model', directory)
+    import openvino as ov
+    model = ov.Core().read_model(str(xml))
+    assert len(model.inputs) == 1 and {'product', 'MatMul:0'} <= model.inputs[0].get_names()
+    _check_signature(xml, directory)

@@ -429,16 +429,49 @@ def _output_dtype(graph_def, node_name, port):
     return None
 
 
-def _signature_io(signature, where):
-    """``(aliases, outputs, output names)`` of a SignatureDef: its input names become extra names
-    of the Placeholders' tensors; its outputs are ``(node, port)`` in the order of their names."""
+def _signature_inputs(graph_def, signature, where):
+    """The extra tensor names a SignatureDef's inputs give (``{node: {port: [names]}}``).
+
+    An input that is not a Placeholder (a TF1 signature may feed any tensor) becomes one: a new
+    Placeholder named after the input takes over the tensor's readers in ``graph_def`` (changed
+    in place), so that what computed the tensor before is cut off.
+    """
     aliases = {}
     for name in sorted(signature.inputs):
         info = signature.inputs[name]
         if info.WhichOneof('encoding') != 'name':
             raise Error('{}: input "{}" is a sparse or composite tensor, which mo does not convert', where, name)
         node, port = _tensor(info.name, where)
+        if not _is_placeholder(graph_def, node):
+            original = '{}:{}'.format(node, port)
+            node, port = _cut_at(graph_def, node, port, name, info), 0
+            aliases.setdefault(node, {}).setdefault(port, []).append(original)
         aliases.setdefault(node, {}).setdefault(port, []).append(name)
+    return aliases
+
+
+def _is_placeholder(graph_def, name) -> bool:
+    return any(n.name == name and n.op in ('Placeholder', 'PlaceholderV2') for n in graph_def.node)
+
+
+def _cut_at(graph_def, node_name, port, input_name, info) -> str:
+    """A Placeholder in place of ``node_name:port`` for its readers; returns its name."""
+    taken = {n.name for n in graph_def.node}
+    if node_name not in taken:
+        raise Error('Signature input "{}" names tensor "{}:{}", but the graph has no node "{}"', input_name,
+                    node_name, port, node_name)
+    name = input_name if input_name not in taken else '{}/signature_input'.format(input_name)
+    references = {'{}:{}'.format(node_name, port)} | ({node_name} if port == 0 else set())
+    for node in graph_def.node:
+        for i, text in enumerate(node.input):
+            if text in references:
+                node.input[i] = name
+    placeholder = graph_def.node.add(name=name, op='Placeholder')
+    placeholder.attr['dtype'].type = info.dtype
+    placeholder.attr['shape'].shape.CopyFrom(info.tensor_shape)
+    return name
+def _signature_outputs(signature, where):
+    """``(outputs, output names)`` of a SignatureDef: ``(node, port)`` in the order of the names."""
     outputs, output_names = [], []
     for name in sorted(signature.outputs):
         info = signature.outputs[name]
@@ -446,7 +479,7 @@ def _signature_io(signature, where):
             raise Error('{}: output "{}" is a sparse or composite tensor, which mo does not convert', where, name)
         outputs.append(_tensor(info.name, where))
         output_names.append(name)
-    return aliases, outputs, output_names
+    return outputs, output_names
 
 
 def load_saved_model(directory: str, tags: str = None, signature: str = None) -> FrozenModel:
@@ -455,9 +488,11 @@ def load_saved_model(directory: str, tags: str = None, signature: str = None) ->
     saved_model = read_saved_model(directory)
     meta_graph = select_meta_graph(saved_model, directory, tags)
     where = 'the SavedModel "{}"'.format(directory)
-    aliases, outputs, output_names = _signature_io(select_signature(meta_graph, where, signature), where)
-    prefix = os.path.join(directory, 'variables', 'variables')
+    chosen = select_signature(meta_graph, where, signature)
     graph_def = meta_graph.graph_def
+    aliases = _signature_inputs(graph_def, chosen, where)
+    outputs, output_names = _signature_outputs(chosen, where)
+    prefix = os.path.join(directory, 'variables', 'variables')
     needed = _needed_nodes(graph_def, [node for node, _ in outputs])
     # a model without variables may come without a variables/ directory
     reader = BundleReader(prefix) if _has_variables(graph_def, needed, meta_graph) else None
