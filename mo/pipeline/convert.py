@@ -8,7 +8,8 @@ from mo.utils.class_registration import apply_replacements, pipeline
 from mo.utils.error import Error, UsageError
 from mo.utils.import_extensions import load_extensions, split_dirs
 
-HELP = 'convert a TensorFlow frozen GraphDef (.pb/.pbtxt) into OpenVINO IR v11'
+HELP = ('convert a TensorFlow model (frozen GraphDef .pb/.pbtxt, SavedModel directory, .meta or GraphDef with '
+        'a checkpoint) into OpenVINO IR v11')
 
 #: options recorded in the IR's rt_info, in this order
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
