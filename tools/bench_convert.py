@@ -24,6 +24,14 @@ Before a ratio is printed, every IR is run with the installed OpenVINO runtime o
 inputs and compared with TensorFlow on the frozen graph; a tool whose IR fails to convert or
 disagrees (relative error above ``--tol``) gets no ratio, only the reason.
 
+SavedModels (``--saved_models``): the same tools read SavedModel directories that this script
+builds with TensorFlow (Keras ``model.export``): ``sm_resnet50`` (keras.applications.ResNet50,
+random weights), ``sm_bert_encoder`` (a BERT-style encoder of Keras layers: token and position
+embeddings, 4 x multi-head attention + GELU feed-forward + layer norms) and, only when asked for,
+``sm_synthetic_3gb`` (a tf.Module with 12 variables of 256 MiB, ~3 GB of weights, for the
+memory bound: peak RSS should stay near the largest tensor plus the graph). Each IR is checked
+against the SavedModel's signature run by TensorFlow.
+
 Targets per model (reported, not enforced): at least 10x faster than legacy MO, not slower
 than ovc, peak memory below both.  Frozen models are cached under ``--work``
 (default ``~/.cache/mo-bench/work``) and rebuilt when the test-model builders or the
@@ -167,7 +175,8 @@ def tool_command(tool: str, pb: Path, out_dir: Path, legacy_venv: Path) -> List[
         return [str(BIN / 'mo'), 'convert', '--input_model', str(pb), '--output_dir',
                 str(out_dir), '--model_name', 'model']
     if tool == 'legacy':
-        return [str(legacy_mo_env.legacy_mo(legacy_venv)), '--input_model', str(pb),
+        return [str(legacy_mo_env.legacy_mo(legacy_venv)), '--saved_model_dir' if pb.is_dir() else '--input_model',
+                str(pb),
                 '--output_dir', str(out_dir), '--model_name', 'model', '--use_legacy_frontend',
                 '--compress_to_fp16=False']
     if tool == 'ovc':
@@ -213,6 +222,8 @@ def child_env(pycache: Path) -> Dict[str, str]:
     """
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL='3', PYTHONHASHSEED='0',
                PYTHONPYCACHEPREFIX=str(pycache))
+    # the `mo` console script imports the mo of this checkout, not whichever one is installed
+    env['PYTHONPATH'] = os.pathsep.join([str(ROOT)] + [p for p in [env.get('PYTHONPATH')] if p])
     env.pop('PYTHONDONTWRITEBYTECODE', None)
     return env
 
@@ -333,6 +344,150 @@ def bench_model(rec, pb: Path, tools: Sequence[str], repeat: int, timeout: float
             errors = [l for l in lines if 'ERROR' in l or 'Error' in l] or lines[-1:]
             res.problem = 'conversion failed: %s' % (errors[0][:300] if errors else 'no output')
     return results
+
+
+# --------------------------------------------------------------------------------------------
+# SavedModels
+# --------------------------------------------------------------------------------------------
+
+SAVED_MODELS = ('sm_resnet50', 'sm_bert_encoder', 'sm_synthetic_3gb')
+DEFAULT_SAVED_MODELS = ('sm_resnet50', 'sm_bert_encoder')
+_SAVED_MODEL_VERSION = '1'   # bump when a builder below changes
+
+
+def _export_resnet50(directory: str):
+    import keras
+    keras.utils.set_random_seed(12)
+    keras.applications.ResNet50(weights=None, input_shape=(224, 224, 3), classes=1000).export(directory,
+                                                                                               verbose=False)
+
+
+def _export_bert_encoder(directory: str, vocab=8000, length=128, width=256, heads=4, layers=4):
+    import keras
+    keras.utils.set_random_seed(21)
+    ids = keras.Input((length,), dtype='int32', name='token_ids')
+    positions = keras.ops.arange(length)
+    x = keras.layers.Embedding(vocab, width)(ids) + keras.layers.Embedding(length, width)(positions)
+    x = keras.layers.LayerNormalization(epsilon=1e-6)(x)
+    for _ in range(layers):
+        attention = keras.layers.MultiHeadAttention(heads, width // heads)(x, x)
+        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + attention)
+        hidden = keras.layers.Dense(4 * width, activation='gelu')(x)
+        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + keras.layers.Dense(width)(hidden))
+    keras.Model(ids, x).export(directory, verbose=False)
+
+
+def _save_synthetic(directory: str, count=12, size=8192):
+    """~3 GB of weights: ``count`` float32 matrices of size x size, applied one after the other."""
+    import numpy as np
+    import tensorflow as tf
+
+    class Synthetic(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.weights = []
+            for i in range(count):
+                rng = np.random.default_rng(i)
+                value = rng.standard_normal((size, size), dtype=np.float32)
+                value *= np.float32(1.0 / np.sqrt(size))
+                self.weights.append(tf.Variable(value, name='w%d' % i))
+                del value
+
+        @tf.function(input_signature=[tf.TensorSpec([None, size], tf.float32, name='x')])
+        def serve(self, x):
+            for w in self.weights:
+                x = tf.tanh(tf.matmul(x, w))
+            return {'y': x}
+
+    module = Synthetic()
+    tf.saved_model.save(module, directory, signatures={'serving_default': module.serve})
+
+
+_SAVED_MODEL_BUILDERS = {'sm_resnet50': _export_resnet50, 'sm_bert_encoder': _export_bert_encoder,
+                         'sm_synthetic_3gb': _save_synthetic}
+
+
+@dataclasses.dataclass
+class SavedModelRecord:
+    """A SavedModel directory the benchmark built: what ``table`` and ``verify_saved_model`` need."""
+    name: str
+    directory: Path
+    node_count: int
+    size: int
+
+    @property
+    def largest_variable(self) -> int:
+        from mo.front.tf.tensor_bundle import BundleReader
+        reader = BundleReader(str(self.directory / 'variables' / 'variables'))
+        return max(int(e.size) for e in reader.entries.values())
+
+
+def _saved_model_nodes(directory: Path) -> int:
+    from mo.front.tf.proto import SavedModel
+    meta_graph = SavedModel.FromString((directory / 'saved_model.pb').read_bytes()).meta_graphs[0]
+    return len(meta_graph.graph_def.node) + sum(len(f.node_def) for f in meta_graph.graph_def.library.function)
+
+
+def load_or_build_saved_model(name: str, work: Path) -> SavedModelRecord:
+    """The SavedModel ``name`` under ``work/saved_models``, built in a child process when missing."""
+    import importlib.metadata as md
+    directory = work / 'saved_models' / name
+    stamp = directory / '.bench_key'
+    key = '%s tf=%s keras=%s' % (_SAVED_MODEL_VERSION, md.version('tensorflow-cpu') if _has(md, 'tensorflow-cpu')
+                                 else md.version('tensorflow'), md.version('keras'))
+    if not (stamp.is_file() and stamp.read_text() == key):
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        print('building SavedModel %s ...' % name, end=' ', flush=True)
+        start = time.perf_counter()
+        code = ('import sys; sys.path[:0] = %r; import bench_convert; bench_convert._SAVED_MODEL_BUILDERS[%r](%r)'
+                % ([str(ROOT / 'tools'), str(ROOT)], name, str(directory)))
+        subprocess.run([sys.executable, '-c', code], check=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL='3'))
+        stamp.write_text(key)
+        print('%.1f s' % (time.perf_counter() - start), flush=True)
+    size = sum(f.stat().st_size for f in directory.rglob('*') if f.is_file())
+    return SavedModelRecord(name, directory, _saved_model_nodes(directory), size)
+
+
+def verify_saved_model(rec: SavedModelRecord, results: Dict[str, Result], tol: float, seed: int = 0) -> None:
+    """Run each IR with OpenVINO and compare every signature output with TensorFlow's."""
+    import numpy as np
+    import openvino as ov
+    import tensorflow as tf
+    function = tf.saved_model.load(str(rec.directory)).signatures['serving_default']
+    rng = np.random.default_rng(seed)
+    feeds = {}
+    for name, spec in function.structured_input_signature[1].items():
+        shape = [1 if d is None else d for d in spec.shape.as_list()]
+        if spec.dtype.is_integer:
+            feeds[name] = rng.integers(0, 100, shape).astype(spec.dtype.as_numpy_dtype)
+        else:
+            feeds[name] = rng.uniform(-1, 1, shape).astype(spec.dtype.as_numpy_dtype)
+    expected = {k: v.numpy() for k, v in function(**{k: tf.constant(v) for k, v in feeds.items()}).items()}
+    del function
+    core = ov.Core()
+    for tool, res in results.items():
+        if res.problem:
+            continue
+        try:
+            compiled = core.compile_model(core.read_model(str(res.xml)), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+            inputs = {}
+            for port in compiled.inputs:
+                # by the signature's name (mo), or the graph's placeholder name (ovc)
+                match = [k for k in feeds if k in port.get_names() or 'serving_default_' + k in port.get_names()]
+                inputs[port] = feeds[match[0]] if match else feeds[next(iter(feeds))]
+            outputs = compiled(inputs)
+            errors = []
+            for name, value in expected.items():
+                port = [p for p in compiled.outputs if name in p.get_names()] or list(compiled.outputs)[:1]
+                actual = outputs[port[0]]
+                errors.append(float(np.abs(actual - value).max() / (np.abs(value).max() or 1.0)))
+            res.error = max(errors)
+        except Exception as e:  # noqa: B902 - any failure to load or run the IR disqualifies it
+            res.problem = 'IR does not run: %s' % str(e).strip().splitlines()[0][:200]
+            continue
+        if not res.error <= tol:
+            res.problem = 'outputs differ from TensorFlow: max rel. error %.3g > %g' % (res.error, tol)
 
 
 # --------------------------------------------------------------------------------------------
@@ -464,6 +619,9 @@ def parse_args(argv):
                         'if needed, then benchmark; with no --models, only set up')
     p.add_argument('--models', default=None,
                    help='comma-separated, or "all" (default: %s)' % ','.join(DEFAULT_MODELS))
+    p.add_argument('--saved_models', default=None,
+                   help='SavedModel inputs, comma-separated from %s, or "all" (= %s; the 3 GB model only '
+                        'when named)' % (','.join(SAVED_MODELS), ','.join(DEFAULT_SAVED_MODELS)))
     p.add_argument('--tools', default=','.join(TOOLS), help='subset of %s' % ','.join(TOOLS))
     p.add_argument('--repeat', '-n', type=int, default=3, help='runs per tool and model (best of)')
     p.add_argument('--no_warmup', dest='warmup', action='store_false',
@@ -483,8 +641,14 @@ def parse_args(argv):
     p.add_argument('--json', type=Path, default=None, help='also write all runs to this file')
     args = p.parse_args(argv)
     args.only_setup = args.setup and args.models is None
+    saved = list(DEFAULT_SAVED_MODELS) if args.saved_models == 'all' else \
+        [m.strip() for m in (args.saved_models or '').split(',') if m.strip()]
+    if [m for m in saved if m not in SAVED_MODELS]:
+        p.error('unknown SavedModel(s) %s; known: %s' % (', '.join(m for m in saved if m not in SAVED_MODELS),
+                                                        ', '.join(SAVED_MODELS)))
+    args.saved_names = saved
     names = list(SPECS) if args.models == 'all' else \
-        [m.strip() for m in (args.models or ','.join(DEFAULT_MODELS)).split(',') if m.strip()]
+        [m.strip() for m in (args.models or ('' if saved else ','.join(DEFAULT_MODELS))).split(',') if m.strip()]
     unknown = [m for m in names if m not in SPECS]
     if unknown:
         p.error('unknown model(s) %s; known: %s' % (', '.join(unknown), ', '.join(SPECS)))
@@ -518,28 +682,48 @@ def main(argv=None) -> int:
     work = args.work
     scratch = work / 'ir'
     recs = [load_or_build(SPECS[n], work) for n in args.names]
+    saved_recs = [load_or_build_saved_model(n, work) for n in args.saved_names]
     env = child_env(work / 'pycache')
     if args.warmup:
-        smallest = min(recs, key=lambda r: r.size)
+        if recs:
+            smallest = min(recs, key=lambda r: r.size)
+            model_path = work / 'models' / (smallest.name + '.pb')
+        else:
+            smallest = min(saved_recs, key=lambda r: r.size)
+            model_path = smallest.directory
         print('warming up on %s ...' % smallest.name, flush=True)
-        warm_up(work / 'models' / (smallest.name + '.pb'), tools, args.timeout, scratch, venv,
-                env)
+        warm_up(model_path, tools, args.timeout, scratch, venv, env)
     rows = []
     for rec in recs:
         pb = work / 'models' / (rec.name + '.pb')
         print('%s: %d nodes, %.1f MB' % (rec.name, rec.node_count, rec.size / 1e6), flush=True)
         rows.append((rec, bench_model(rec, pb, tools, args.repeat, args.timeout, scratch, venv,
                                       env)))
+    saved_rows = []
+    for rec in saved_recs:
+        print('%s (SavedModel): %d nodes, %.1f MB, largest variable %.1f MB' % (
+            rec.name, rec.node_count, rec.size / 1e6, rec.largest_variable / 1e6), flush=True)
+        saved_rows.append((rec, bench_model(rec, rec.directory, tools, args.repeat, args.timeout, scratch,
+                                            venv, env)))
     print('checking the IRs against TensorFlow ...', flush=True)
     for rec, res in rows:
         verify(rec, res, args.tol)
+    for rec, res in saved_rows:
+        verify_saved_model(rec, res, args.tol)
+    rows_all = rows + saved_rows
 
     print()
-    print('Converting frozen Keras models to float32 IR; best of %d fresh processes per tool; '
-          'peak RSS of the converting process.' % args.repeat)
     print(environment_line(tools, legacy_msg))
-    print()
-    print(table(rows, tools, args.judge))
+    if rows:
+        print()
+        print('Converting frozen Keras models to float32 IR; best of %d fresh processes per tool; '
+              'peak RSS of the converting process.' % args.repeat)
+        print(table(rows, tools, args.judge))
+    if saved_rows:
+        print()
+        print('Converting SavedModel directories to float32 IR; best of %d fresh processes per tool; '
+              'peak RSS of the converting process.' % args.repeat)
+        print(table(saved_rows, tools, args.judge))
     if args.profile:
         for rec, _ in rows:
             print('\n### cProfile of `mo convert` on %s\n```' % rec.name)
@@ -549,9 +733,9 @@ def main(argv=None) -> int:
         data = [{'model': rec.name, 'nodes': rec.node_count, 'tools': {
             t: {'runs': [dataclasses.asdict(r) | {'output': r.output[-500:]} for r in res[t].runs],
                 'error': res[t].error, 'problem': res[t].problem} for t in tools}}
-            for rec, res in rows]
+            for rec, res in rows_all]
         args.json.write_text(json.dumps(data, indent=2) + '\n')
-    for rec, res in rows:
+    for rec, res in rows_all:
         for t in tools:
             if res[t].xml is not None:
                 shutil.rmtree(res[t].xml.parent, ignore_errors=True)

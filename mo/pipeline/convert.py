@@ -8,15 +8,19 @@ from mo.utils.class_registration import apply_replacements, pipeline
 from mo.utils.error import Error, UsageError
 from mo.utils.import_extensions import load_extensions, split_dirs
 
-HELP = 'convert a TensorFlow frozen GraphDef (.pb/.pbtxt) into OpenVINO IR v11'
+HELP = ('convert a TensorFlow model (frozen GraphDef .pb/.pbtxt, SavedModel directory, .meta or GraphDef with '
+        'a checkpoint) into OpenVINO IR v11')
 
 #: options recorded in the IR's rt_info, in this order
-RECORDED_OPTIONS = ('input_model', 'model_name', 'input', 'input_shape', 'output', 'batch', 'compress_to_fp16',
+RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
+                    'input_checkpoint', 'model_name', 'input', 'input_shape', 'output', 'batch', 'compress_to_fp16',
                     'static_shape', 'transformations_config', 'extensions')
 
 
 def add_arguments(parser):
-    parser.add_argument('--input_model', '-m', required=True, help='frozen TensorFlow GraphDef (.pb or .pbtxt)')
+    parser.add_argument('--input_model', '-m', help='the model: a SavedModel directory, a frozen GraphDef (.pb or '
+                                                    '.pbtxt), a .meta MetaGraphDef, or a GraphDef with '
+                                                    '--input_checkpoint')
     parser.add_argument('--output_dir', '-o', default='.', help='directory for NAME.xml and NAME.bin')
     parser.add_argument('--model_name', '-n', help='NAME of the IR files (default: the model file name)')
     parser.add_argument('--input', help='inputs: name[shape]{type}->value, comma-separated')
@@ -32,6 +36,15 @@ def add_arguments(parser):
     parser.add_argument('--tensorflow_custom_operations_config_update', metavar='CONFIG',
                         help='fill in inputs/outputs of the scope descriptions in CONFIG, then stop')
     parser.add_argument('--report', metavar='FILE', help='write a JSON report of every replacer run')
+    # SavedModels, meta graphs and checkpoints (mo.front.tf.model_source)
+    parser.add_argument('--saved_model_dir', metavar='DIR', help='a SavedModel directory (same as --input_model DIR)')
+    parser.add_argument('--saved_model_tags', metavar='TAG[,TAG]',
+                        help='tags of the SavedModel\'s meta graph to convert (default: serve)')
+    parser.add_argument('--signature',
+                        help='the SavedModel signature to convert (default: serving_default)')
+    parser.add_argument('--input_meta_graph', metavar='FILE', help='a TF1 .meta MetaGraphDef (with --input_checkpoint, '
+                                                                   'default: the checkpoint beside it)')
+    parser.add_argument('--input_checkpoint', metavar='PREFIX', help='the TF1 checkpoint holding the variables')
     parser.add_argument('--max_constant_size', type=parse_size, metavar='BYTES', default=None,
                         help='largest constant inference may fold (e.g. 512M, 2G; default 1G); bigger ones are '
                              'left as computations with a warning')
@@ -69,8 +82,7 @@ def convert(options: dict):
     output_dir = options.get('output_dir') or '.'
     if not options.get('tensorflow_custom_operations_config_update'):
         _check_output_dir(output_dir)
-    model_name = options.get('model_name') or os.path.splitext(os.path.basename(options.get('input_model') or
-                                                                                 'model'))[0]
+    model_name = options.get('model_name') or _default_model_name(options)
     graph = Graph(cmd_params=options, source_format='tf', layout='NHWC')
     steps = []
     update_path = options.get('tensorflow_custom_operations_config_update')
@@ -96,6 +108,15 @@ def convert(options: dict):
                                                 'xml': xml_path, 'bin': bin_path,
                                                 'nodes': graph.number_of_nodes()})
     return graph, xml_path, bin_path, steps
+
+
+def _default_model_name(options) -> str:
+    """The model file's name without extension; a SavedModel's directory name; else "model"."""
+    path = options.get('input_model') or options.get('saved_model_dir') or options.get('input_meta_graph') or 'model'
+    path = os.path.normpath(path)
+    if os.path.basename(path) == 'saved_model.pb':
+        path = os.path.dirname(path) or 'model'
+    return os.path.splitext(os.path.basename(os.path.abspath(path)))[0] or 'model'
 
 
 def _option_text(value) -> str:

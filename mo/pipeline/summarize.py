@@ -23,8 +23,11 @@ PLACEHOLDER_OPS = frozenset({'Placeholder', 'PlaceholderV2'})
 
 
 def add_arguments(parser):
-    parser.add_argument('--in_graph', required=True, help='the GraphDef to summarize (.pb binary or .pbtxt text)')
+    parser.add_argument('--in_graph', required=True, help='the GraphDef to summarize (.pb binary or .pbtxt text), or a '
+                                                          'SavedModel directory, a .meta file, ...')
     parser.add_argument('--print_structure', action='store_true', help='also print every node with its op and inputs')
+    from mo.front.tf.model_source import add_source_arguments
+    add_source_arguments(parser)  # a SavedModel or checkpoint is summarized frozen
 
 
 def _elements(shape) -> int:
@@ -122,8 +125,8 @@ def format_summary(graph_def, path: str, print_structure: bool = False) -> str:
 
 
 def run(args) -> int:
-    from mo.front.tf.graphdef_io import read_graph_def
-    graph_def = read_graph_def(args.in_graph)
+    from mo.front.tf.model_source import read_frozen_graph_def
+    graph_def = read_frozen_graph_def(args.in_graph, args)
     try:
         print(format_summary(graph_def, args.in_graph, args.print_structure))
     except (ValueError, KeyError) as exc:

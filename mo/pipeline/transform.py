@@ -15,7 +15,8 @@ HELP = "apply Graph Transform Tool transforms to a GraphDef (TensorFlow's transf
 
 
 def add_arguments(parser):
-    parser.add_argument('--in_graph', required=True, help='input GraphDef (.pb binary or .pbtxt text)')
+    parser.add_argument('--in_graph', required=True, help='input GraphDef (.pb binary or .pbtxt text), or a SavedModel '
+                                                          'directory, a .meta file, ... (frozen first)')
     parser.add_argument('--out_graph', required=True, help='where to write the transformed GraphDef')
     parser.add_argument('--inputs', default='', help='input node names, comma-separated')
     parser.add_argument('--outputs', default='', help='output node names, comma-separated')
@@ -24,6 +25,8 @@ def add_arguments(parser):
     parser.add_argument('--extensions', action='append', default=[], metavar='DIR[,DIR]',
                         help='directories with extra transforms')
     parser.add_argument('--report', metavar='FILE', help='write a JSON report of every transform run')
+    from mo.front.tf.model_source import add_source_arguments
+    add_source_arguments(parser)  # a SavedModel or checkpoint is transformed frozen
 
 
 def _names(value: str) -> list:
@@ -80,13 +83,14 @@ def _restore(graph, data):
 
 def run(args) -> int:
     from mo.back.tf.graphdef_writer import graph_to_graph_def
-    from mo.front.tf.graphdef_io import read_graph_def, write_graph_def
+    from mo.front.tf.graphdef_io import write_graph_def
     from mo.front.tf.loader import graph_def_to_graph
     start = time.perf_counter()
     load_extensions(split_dirs(args.extensions))
     parse_transforms(args.transforms)  # a malformed string fails before the model is read
-    graph = graph_def_to_graph(read_graph_def(args.in_graph), Graph())
+    from mo.front.tf.model_source import read_frozen_graph_def
     inputs, outputs = _names(args.inputs), _names(args.outputs)
+    graph = graph_def_to_graph(read_frozen_graph_def(args.in_graph, args, outputs), Graph())
     check_node_names(graph, inputs, '--inputs')
     check_node_names(graph, outputs, '--outputs')
     report = []

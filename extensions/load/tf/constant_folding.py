@@ -141,10 +141,11 @@ def _bypass(graph: Graph, node_id) -> None:
         source, port = sources[attrs.get('out', 0)]
         graph.remove_edge(node_id, reader, key)
         graph.add_edge(source, reader, **dict(attrs, out=port))
+    own_aliases = nodes[node_id].get(ALIAS_NAMES) or {}
     for out, port_names in names.items():
         source, port = sources[out]
         aliases = nodes[source].setdefault(ALIAS_NAMES, {}).setdefault(port, [])
-        aliases.extend(n for n in port_names if n not in aliases)
+        aliases.extend(n for n in port_names + own_aliases.get(out, []) if n not in aliases)
 
 
 def fold_constant_subgraphs(graph: Graph, limit: int) -> int:

@@ -16,6 +16,10 @@ ALIAS_NAMES = '_tf_alias_names'
 #: node attr: an --input cut took this node's readers; left unread, it is not a model output
 CUT_BY_INPUT = '_cut_by_input'
 
+#: graph attr {signature name: node id}: a SavedModel signature's input and output names, which
+#: --input and --output accept as well as node names
+SIGNATURE_NAMES = 'signature_names'
+
 #: TF ops that never produce model outputs even when nothing consumes them
 _NOT_OUTPUTS = {'NoOp', 'Const', 'Assert', 'SaveV2', 'RestoreV2', 'VarHandleOp', 'Placeholder'}
 
@@ -33,6 +37,9 @@ def find_op_node(graph: Graph, name: str, option: str) -> Node:
     node = graph.get_node_by_name(name)
     if node is not None:
         return node
+    signature_node = (graph.graph.get(SIGNATURE_NAMES) or {}).get(name)
+    if signature_node is not None and signature_node in graph:
+        return Node(graph, signature_node)
     names = [d.get('name', n) for n, d in graph.nodes(data=True) if d.get('kind') == 'op']
     import difflib  # only on this error path
     close = difflib.get_close_matches(name, names, n=3)
@@ -87,6 +94,22 @@ def canonical_order(graph_def):
     return [nodes[name] for name in order]
 
 
+def _file_bytes(path) -> bytes:
+    try:
+        with open(path, 'rb') as f:
+            return f.read()
+    except OSError:
+        return b''
+
+
+def _refuse_variables(graph_def, path):
+    """A GraphDef with variables needs their values: say which flag gives them."""
+    for node in graph_def.node:
+        if node.op in ('VariableV2', 'Variable', 'VarHandleOp'):
+            raise UsageError('"{}" is not frozen: node "{}" is a variable ({})', path, node.name, node.op,
+                             hint='give its checkpoint with --input_checkpoint PREFIX')
+
+
 class TFLoader(LoadReplacementPattern):
     """Reads ``--input_model`` (binary or text GraphDef) into the graph."""
     id = 'TFLoader'
@@ -103,15 +126,41 @@ class TFLoader(LoadReplacementPattern):
         if params.get('graph_def_bytes') is not None:
             graph_def = parse_graph_def_bytes(params['graph_def_bytes'], params.get('input_model') or '<bytes>')
         else:
-            if not params.get('input_model'):
-                raise UsageError('--input_model is required')
-            graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
+            from mo.front.tf import model_source
+            frozen = model_source.load(params)  # SavedModels, meta graphs, checkpoints
+            if frozen is not None:
+                self._load_frozen(graph, frozen)
+                return
+            try:
+                graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
+            except Error as exc:  # maybe a MetaGraphDef or a SavedModel proto: look closer
+                self._load_frozen(graph, model_source.load_other_message(params, _file_bytes(params['input_model']),
+                                                                         exc))
+                return
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
             contents = const_contents(data) if binary else None
+            _refuse_variables(graph_def, params['input_model'])
         order = canonical_order(graph_def)
         graph_def_to_graph(graph_def, graph, node_order=order, const_contents=contents)
         if order is None:  # a topological order exists exactly when there is no cycle: name it
             graph.check_acyclic()
+        self.match_count = graph.number_of_nodes()
+
+    def _load_frozen(self, graph: Graph, frozen):
+        """A model frozen from variables: its Consts are views of the checkpoint, its signature names
+        become extra tensor names, its signature outputs the model's outputs."""
+        from mo.front.tf.loader import graph_def_to_graph
+        order = canonical_order(frozen.graph_def)
+        graph_def_to_graph(frozen.graph_def, graph, node_order=order, const_contents=frozen.contents)
+        if order is None:
+            graph.check_acyclic()
+        for name, ports in frozen.aliases.items():
+            if name in graph:
+                graph.nodes[name][ALIAS_NAMES] = {port: list(names) for port, names in ports.items()}
+                graph.graph.setdefault(SIGNATURE_NAMES, {}).update(
+                    (alias, name) for port, names in ports.items() if port == 0 for alias in names if ':' not in alias)
+        if frozen.outputs and not _params(graph).get('output'):
+            graph.graph['explicit_outputs'] = [(name, 0) for name in frozen.outputs]
         self.match_count = graph.number_of_nodes()
 
 

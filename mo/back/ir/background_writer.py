@@ -8,6 +8,7 @@ import queue
 import threading
 
 from mo.back.ir.bin_packer import chunk_bytes
+from mo.utils import mapped_files
 
 _DONE = object()
 
@@ -33,6 +34,7 @@ class BackgroundFileWriter:
             if self._error is None:  # after a failure, only drain the queue
                 try:
                     self._handle.write(chunk_bytes(chunk))
+                    mapped_files.release(chunk)  # weights viewing a checkpoint: their pages are done
                 except BaseException as exc:  # re-raised on the main thread by finish()
                     self._error = exc
 

@@ -153,7 +153,7 @@ def read_graph_def_and_bytes(path):
         raise Error('Cannot read the TensorFlow model "{}": the file does not exist', path)
     if os.path.isdir(path):
         raise Error('Cannot read the TensorFlow model "{}": it is a directory, not a GraphDef file '
-                    '(a SavedModel directory is not supported here)', path)
+                    '(mo convert reads a SavedModel directory with --input_model DIR)', path)
     data = prefetch.take(path)
     if data is None:
         try:

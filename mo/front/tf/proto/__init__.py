@@ -30,6 +30,15 @@ OpList = _classes('tensorflow.OpList')
 VersionDef = _classes('tensorflow.VersionDef')
 FullTypeDef = _classes('tensorflow.FullTypeDef')
 GraphDebugInfo = _classes('tensorflow.GraphDebugInfo')
+# SavedModels and checkpoints
+SavedModel = _classes('tensorflow.SavedModel')
+MetaGraphDef = _classes('tensorflow.MetaGraphDef')
+SignatureDef = _classes('tensorflow.SignatureDef')
+TensorInfo = _classes('tensorflow.TensorInfo')
+SavedObjectGraph = _classes('tensorflow.SavedObjectGraph')
+TrackableObjectGraph = _classes('tensorflow.TrackableObjectGraph')
+BundleHeaderProto = _classes('tensorflow.BundleHeaderProto')
+BundleEntryProto = _classes('tensorflow.BundleEntryProto')
 
 #: Enum descriptors, e.g. ``DATA_TYPE.values_by_number[1].name == 'DT_FLOAT'``.
 DATA_TYPE = POOL.FindEnumTypeByName('tensorflow.DataType')
@@ -58,5 +67,7 @@ __all__ = [
     'POOL', 'GraphDef', 'NodeDef', 'AttrValue', 'NameAttrList', 'TensorProto', 'VariantTensorDataProto',
     'ResourceHandleProto', 'TensorShapeProto', 'SerializedDType', 'FunctionDefLibrary', 'FunctionDef',
     'GradientDef', 'RegisteredGradient', 'OpDef', 'OpDeprecation', 'OpList', 'VersionDef', 'FullTypeDef',
-    'GraphDebugInfo', 'DATA_TYPE', 'FULL_TYPE_ID', 'message_class', 'coerce', 'file_descriptor_protos',
+    'GraphDebugInfo', 'SavedModel', 'MetaGraphDef', 'SignatureDef', 'TensorInfo', 'SavedObjectGraph',
+    'TrackableObjectGraph', 'BundleHeaderProto', 'BundleEntryProto', 'DATA_TYPE', 'FULL_TYPE_ID', 'message_class',
+    'coerce', 'file_descriptor_protos',
 ]

@@ -316,3 +316,9 @@ FILES = (
         ),
     ),
 )
+
+
+# SavedModels and checkpoints (the parts mo reads): ``saved_model_schema.py``
+from mo.front.tf.proto.saved_model_schema import FILES as _SAVED_MODEL_FILES  # noqa: E402
+
+FILES = FILES + _SAVED_MODEL_FILES
