@@ -6,10 +6,11 @@ result transposed.
 import zlib
 import numpy as np
 import pytest
+import hypothesis
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from ._tfref import check, check_error, rand, run_mo, run_tf, assert_same, bf16
-from mo.front.tf import dtypes
+from mo.front.tf import dtypes, kernels
 
 FLOATS = [np.float32, np.float16, np.float64]
 
@@ -126,6 +127,10 @@ def conv_problems(draw, depthwise=False):
         c = cin_g * groups
         fshape = (kh, kw, cin_g, cout_g * groups)
     dtype = draw(st.sampled_from([np.float32, np.float32, np.float64, np.float16]))
+    # a window wider than the input: TF 2.21's CPU kernels return uninitialized memory there (a
+    # 1-pixel output where VALID means an empty one, garbage rows for SAME with grouped Conv2D);
+    # there is no reference number to compare with
+    hypothesis.assume((kh - 1) * dh + 1 <= h and (kw - 1) * dw + 1 <= w)
     return (n, h, w, c), fshape, attrs, dtype
 
 
@@ -186,8 +191,11 @@ def test_conv2d_int32_and_errors(rng):
     check_error('Conv2D', [xf, rand((3, 3, 3, 4), np.float32, rng)], {'strides': [1, 1, 1, 1], 'padding': 'SAME'})
     check_error('Conv2D', [xf, wf], {'strides': [2, 1, 1, 1], 'padding': 'SAME'})
     check_error('Conv2D', [xf, wf], {'strides': [1, 1, 1, 1], 'padding': 'VALID', 'dilations': [1, 3, 3, 1]})
-    check_error('Conv2D', [xf, wf], {'strides': [1, 1, 1, 1], 'padding': 'EXPLICIT',
-                                     'explicit_paddings': [1, 1, 0, 0, 0, 0, 0, 0]})
+    # padding the batch dimension: TF 2.21 quietly ignores it (older versions refused it, as the op's
+    # definition says); mo still refuses it rather than compute something the graph did not say
+    with pytest.raises(kernels.KernelError, match='Conv2D'):
+        run_mo('Conv2D', [xf, wf], {'strides': [1, 1, 1, 1], 'padding': 'EXPLICIT',
+                                    'explicit_paddings': [1, 1, 0, 0, 0, 0, 0, 0]})
 
 
 # -- pooling -----------------------------------------------------------------------------------------
