@@ -22,7 +22,7 @@ class PortData:
         """The dict holding the tensor's attributes: a data node's, or (front) a port record."""
         port = self.port
         graph = port.node.graph
-        if graph.graph.get('stage', 'front') != 'front':
+        if graph.stage != 'front':
             data_id = port._data_id(create=create)
             return graph._node[data_id] if data_id is not None else None
         if port.type == 'in':
