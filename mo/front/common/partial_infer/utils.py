@@ -173,7 +173,7 @@ def fold_allowed(node, shape, dtype) -> bool:
         return True
     if not node.soft_get('_fold_refused', False):
         node['_fold_refused'] = True
-        log.warning('[ WARNING ] "{}" ({}) would fold into a {:.0f} MB constant, over --max_constant_size '
+        log.warning('"{}" ({}) would fold into a {:.0f} MB constant, over --max_constant_size '
                     '({:.0f} MB); it is left as a computation'.format(node.soft_get('name', node.id),
                                                                       node.soft_get('op'), size / 2 ** 20,
                                                                       limit / 2 ** 20))
