@@ -6,15 +6,17 @@ import numpy as np
 from mo.back.replacement import BackReplacementPattern
 from mo.front.tf.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph, rename_nodes
+from mo.middle.partial_infer import infer_node
 from mo.ops.elementwise import Add, Maximum, Minimum, Mul, Pow, Sub, Div
 
 _ELTWISE_OPS = {'sum': Add, 'mul': Mul, 'max': Maximum, 'min': Minimum, 'sub': Sub, 'div': Div, 'pow': Pow}
 
 
 def _scalar(node, value):
-    """A scalar constant in the dtype of ``node``'s input (float32 when unknown)."""
-    source_value = node.in_port(0).data.get_value()
-    dtype = source_value.dtype if source_value is not None else np.float32
+    """A scalar constant in the element type of ``node``'s input (float32 when unknown)."""
+    data = node.in_port(0).data
+    source_value = data.get_value()
+    dtype = source_value.dtype if source_value is not None else (data.get_data_type() or np.float32)
     return np.array(value, dtype=dtype)
 
 
@@ -42,7 +44,7 @@ class EltwiseLowering(BackReplacementPattern):
         new = op_class(graph, {'name': graph.unique_id(name + '/' + op_class.op)}).create_node()
         left.connect(new.in_port(0))
         right.connect(new.in_port(1))
-        new.infer()
+        infer_node(new)  # shapes and element types: the IR needs both
         return new.out_port(0)
 
 
@@ -63,7 +65,7 @@ class PowerLowering(BackReplacementPattern):
                 last = create_op_with_const_inputs(graph, op_class, {1: _scalar(node, value)},
                                                    {'name': graph.unique_id('{}/{}'.format(name, op_class.op))})
                 current.connect(last.in_port(0))
-                last.infer()
+                infer_node(last)  # shapes and element types: the IR needs both
                 current = last.out_port(0)
             node.out_port(0).get_connection().set_source(current)
             if last is not None:

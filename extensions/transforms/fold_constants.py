@@ -316,23 +316,23 @@ def _evaluate(graph, node_id, attrs, edges, values, shape_sources, limit):
         else:
             outputs = values[source]
             if port >= len(outputs):
-                log.warning('[ WARNING ] fold_constants: node "{}" reads output {} of "{}", which has {}'.format(
+                log.warning('fold_constants: node "{}" reads output {} of "{}", which has {}'.format(
                     attrs['name'], port, source, len(outputs)))
                 return None
             inputs.append(outputs[port])
     op = attrs['op']
     if kernels.too_big(op, inputs, limit):
-        log.warning('[ WARNING ] fold_constants: node "{}" ({}) would make a constant over {} bytes; '
+        log.warning('fold_constants: node "{}" ({}) would make a constant over {} bytes; '
                     'left unfolded'.format(attrs['name'], op, limit))
         return None
     try:
         result = kernels.evaluate(op, node_attrs(attrs['pb']), inputs)
     except (kernels.UnsupportedOp, kernels.KernelError, Error, MemoryError) as exc:
-        log.warning('[ WARNING ] fold_constants: cannot evaluate node "{}" ({}): {}'.format(attrs['name'], op, exc))
+        log.warning('fold_constants: cannot evaluate node "{}" ({}): {}'.format(attrs['name'], op, exc))
         return None
     size = sum(getattr(r, 'nbytes', 0) for r in result)
     if size > limit:
-        log.warning('[ WARNING ] fold_constants: node "{}" ({}) would make a constant of {} bytes (limit {}); '
+        log.warning('fold_constants: node "{}" ({}) would make a constant of {} bytes (limit {}); '
                     'left unfolded'.format(attrs['name'], op, size, limit))
         return None
     return result

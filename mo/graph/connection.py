@@ -19,6 +19,17 @@ class Connection:
     def __repr__(self):
         return 'Connection({} -> {})'.format(self.source, self.destinations)
 
+    @property
+    def data(self):
+        """The tensor this connection carries (``get_shape()``, ``get_value()``, ``set_shape()``...):
+        the source's output, or the only destination's input when there is no source yet."""
+        if self.source is not None:
+            return self.source.data
+        if len(self.destinations) == 1:
+            return self.destinations[0].data
+        raise Error('Connection {} has no source and {} destinations: it carries no one tensor', self,
+                    len(self.destinations))
+
     def get_source(self):
         return self.source
 

@@ -24,16 +24,20 @@ from collections import deque
 
 from mo.graph.algorithms import find_cycle
 from mo.graph.lazy_networkx import import_networkx
+from mo.graph.legacy_api import (LegacyGraphAPI, add_opoutput, dict_includes_compare_attrs,
+                                  get_edge_attribute_between_nodes, set_edge_attribute_between_nodes)
 from mo.graph.node import Node, dict_includes, fast_node, rename_node, rename_nodes, replace_node
 from mo.graph.node_attrs import INDEXED, INDEXED_ATTRS, IndexedAttrs
 from mo.utils.error import Error
 
 nx = import_networkx()
 
-__all__ = ['Graph', 'Node', 'INDEXED_ATTRS', 'dict_includes', 'fast_node', 'find_cycle', 'rename_node',
-           'rename_nodes', 'replace_node']
+__all__ = ['Graph', 'Node', 'INDEXED_ATTRS', 'add_opoutput', 'dict_includes', 'dict_includes_compare_attrs',
+           'fast_node', 'find_cycle', 'get_edge_attribute_between_nodes', 'rename_node', 'rename_nodes',
+           'replace_node', 'set_edge_attribute_between_nodes']
 
-class Graph(nx.MultiDiGraph):
+
+class Graph(LegacyGraphAPI, nx.MultiDiGraph):
     """A model graph: networkx MultiDiGraph plus ports, an op index and clean-up.
 
     ``graph.graph`` holds graph-wide settings: ``stage`` ('front', 'middle' or 'back'),
@@ -52,7 +56,6 @@ class Graph(nx.MultiDiGraph):
         #: ``version`` right after the last clean-up: dead code since then can only come from edits
         self.clean_version = None
         super().__init__(incoming_graph_data, **attr)
-        self.graph.setdefault('stage', 'front')
 
     # ----- index maintenance -------------------------------------------------------------
     def _bind_node(self, node_id):
@@ -272,7 +275,13 @@ class Graph(nx.MultiDiGraph):
 
     @property
     def stage(self):
-        return self.graph.get('stage', 'front')
+        """'front', 'middle' or 'back': as set by the pipeline's anchors; a graph nobody set it on (one an
+        extension author's test builds) is 'middle' once it has data nodes, as the Model Optimizer's
+        graphs behaved, else 'front'."""
+        stage = self.graph.get('stage')
+        if stage is not None:
+            return stage
+        return 'middle' if self._index['kind'].get('data') else 'front'
 
     @stage.setter
     def stage(self, value):
@@ -329,9 +338,31 @@ class Graph(nx.MultiDiGraph):
             self.remove_edge(u, v, key)
 
     def erase_node(self, node):
-        """Remove one node and its edges (no re-wiring)."""
-        node_id = node.id if isinstance(node, Node) else node
-        self.remove_node(node_id)
+        """Remove a front-phase node and connect its single input to its consumers, as the Model
+        Optimizer's ``erase_node`` did: each consumer is then fed by the output that fed the node.
+
+        A node with several data inputs, or with several used output ports, is an Error (there is no
+        one way to reconnect it); one with no input or no consumer is simply removed.
+        """
+        node = node if isinstance(node, Node) else Node(self, node)
+        name = node.soft_get('name', node.id)
+        inputs = [(u, d) for u, _, d in self.in_edges(node.id, data=True) if not d.get('control_flow_edge')]
+        outputs = [(v, k, d) for _, v, k, d in self.out_edges(node.id, keys=True, data=True)
+                   if not d.get('control_flow_edge')]
+        if node.soft_get('kind') != 'op' or any(self._node[v].get('kind') == 'data' for v, _, _ in outputs):
+            raise Error('erase_node("{}") works on op nodes before data nodes exist; use remove_node', name)
+        if len(inputs) > 1:
+            raise Error('erase_node("{}"): the node has {} inputs, so its consumers cannot be reconnected',
+                        name, len(inputs))
+        if len({d.get('out', 0) for _, _, d in outputs}) > 1:
+            raise Error('erase_node("{}"): the node produces several tensors, so its consumers cannot be '
+                        'reconnected', name)
+        if inputs and outputs:
+            source, in_attrs = inputs[0]
+            for consumer, _, attrs in outputs:
+                new_attrs = dict(attrs, out=in_attrs.get('out', 0))
+                self.add_edge(source, consumer, **new_attrs)
+        self.remove_node(node.id)
 
     # ----- clean-up ----------------------------------------------------------------------
     def clean_up(self, undead_node_types: list = ('Parameter',)):

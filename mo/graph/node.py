@@ -145,7 +145,7 @@ class Node:
         """Input index -> the attribute dict of the tensor on that connected input (its data node in
         the middle and back phases, the producer's port record in the front phase), by index."""
         graph = self.graph
-        if graph.graph.get('stage', 'front') == 'front':
+        if graph.stage == 'front':
             return {i: p.data._store() for i, p in self.in_ports().items() if p.is_connected()}
         nodes = graph._node
         found = {}
@@ -155,14 +155,19 @@ class Node:
                     found[attrs['in']] = nodes[src]
         return dict(sorted(found.items()))
 
+    def _declared_ports(self, direction, control_flow):
+        return {i for i, attrs in self._port_table(direction).items()
+                if control_flow or not (attrs or {}).get('control_flow')}
+
     def in_ports(self, control_flow=False) -> dict:
-        """All input ports (declared or connected), by index, in index order."""
-        ids = set(self._port_table('in')) | self._edge_ports('in')
+        """All input ports (declared or connected), by index, in index order; ports declared as
+        control-flow ports only with ``control_flow=True``."""
+        ids = self._declared_ports('in', control_flow) | self._edge_ports('in')
         return {i: Port(self, 'in', i) for i in sorted(ids)}
 
     def out_ports(self, control_flow=False) -> dict:
-        """All output ports (declared or connected), by index, in index order."""
-        ids = set(self._port_table('out')) | self._edge_ports('out')
+        """All output ports (declared or connected), by index, in index order (see ``in_ports``)."""
+        ids = self._declared_ports('out', control_flow) | self._edge_ports('out')
         return {i: Port(self, 'out', i) for i in sorted(ids)}
 
     def is_in_port_connected(self, idx, control_flow=False) -> bool:
@@ -191,12 +196,12 @@ class Node:
     def in_nodes(self, control_flow=False) -> dict:
         """The producers of this node's inputs, by input port.
 
-        Front phase: op nodes; middle and back phases: data nodes (for an op) or the producing
-        op (for a data node, under key 0).
+        Front phase: op nodes; middle and back phases: data nodes (for an op). For a data node,
+        a list of its producer ops (the Model Optimizer's form).
         """
         graph = self.graph
         if self.kind == 'data':
-            return {0: Node(graph, u) for u, _ in graph.in_edges(self.id)}
+            return [Node(graph, u) for u, _ in graph.in_edges(self.id)]
         result = {}
         for u, _, d in graph.in_edges(self.id, data=True):
             if 'in' in d and (control_flow or not d.get('control_flow_edge')):
@@ -205,15 +210,18 @@ class Node:
 
     def in_node(self, idx=0, control_flow=False):
         nodes = self.in_nodes(control_flow)
+        if isinstance(nodes, list):
+            nodes = dict(enumerate(nodes))
         if idx not in nodes:
             raise Error('Node "{}" has no input {}', self.soft_get('name', self.id), idx)
         return nodes[idx]
 
     def out_nodes(self, control_flow=False) -> dict:
-        """Front phase: consumers are listed per output port (one per port); middle: data nodes."""
+        """Front phase: consumers are listed per output port (one per port); middle: data nodes.
+        For a data node, a list of its consumer ops (the Model Optimizer's form)."""
         graph = self.graph
         if self.kind == 'data':
-            return {i: Node(graph, v) for i, (_, v) in enumerate(graph.out_edges(self.id))}
+            return [Node(graph, v) for _, v in graph.out_edges(self.id)]
         result = {}
         for _, v, d in graph.out_edges(self.id, data=True):
             if 'out' in d and (control_flow or not d.get('control_flow_edge')):
@@ -222,9 +230,27 @@ class Node:
 
     def out_node(self, idx=0, control_flow=False):
         nodes = self.out_nodes(control_flow)
+        if isinstance(nodes, list):
+            nodes = dict(enumerate(nodes))
         if idx not in nodes:
             raise Error('Node "{}" has no output {}', self.soft_get('name', self.id), idx)
         return nodes[idx]
+
+    def get_inputs(self, edge_attr: dict = None, control_flow: bool = False) -> list:
+        """``(producer id, edge attrs)`` of the input edges whose attributes include ``edge_attr``."""
+        return [(u, d) for u, _, d in self.graph.in_edges(self.id, data=True)
+                if (control_flow or not d.get('control_flow_edge')) and
+                all(k in d and d[k] == v for k, v in (edge_attr or {}).items())]
+
+    def get_outputs(self, edge_attr: dict = None, control_flow: bool = False) -> list:
+        """``(consumer id, edge attrs)`` of the output edges whose attributes include ``edge_attr``."""
+        return [(v, d) for _, v, d in self.graph.out_edges(self.id, data=True)
+                if (control_flow or not d.get('control_flow_edge')) and
+                all(k in d and d[k] == val for k, val in (edge_attr or {}).items())]
+
+    def replace_node(self, new_node: 'Node', new_node_out_port: int = None):
+        """Move this node's consumers to ``new_node`` and remove this node (see ``replace_node``)."""
+        replace_node(self, new_node, new_node_out_port)
 
     def get_sorted_inputs(self):
         return sorted(((u, d) for u, _, d in self.graph.in_edges(self.id, data=True) if 'in' in d),

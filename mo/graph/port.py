@@ -22,7 +22,7 @@ class PortData:
         """The dict holding the tensor's attributes: a data node's, or (front) a port record."""
         port = self.port
         graph = port.node.graph
-        if graph.graph.get('stage', 'front') != 'front':
+        if graph.stage != 'front':
             data_id = port._data_id(create=create)
             return graph._node[data_id] if data_id is not None else None
         if port.type == 'in':
@@ -259,6 +259,17 @@ class Port:
         if names:
             self.node.graph.graph.setdefault('retired_tensor_names', set()).update(names)
         return names
+
+    def get_tensor_debug_info(self) -> list:
+        """The Model Optimizer's ``fw_tensor_debug_info`` of this tensor: ``(framework node name,
+        framework tensor name)`` for each name users know it by (an input port: its source's)."""
+        info = []
+        for name in self.get_tensor_names():
+            node_name, _, port = name.rpartition(':')
+            entry = (node_name, name) if node_name and port.isdigit() else (name, name + ':0')
+            if entry not in info:
+                info.append(entry)
+        return info
 
     def add_tensor_names(self, names):
         entry = self.node._port_table('out').setdefault(self.idx, {})

@@ -262,3 +262,9 @@ def compile_tree_pattern(tree, attr: str = 'op', data_nodes: bool = False) -> di
 
     visit(tree)
     return dict(nodes=nodes, edges=edges)
+
+
+def all_edges_in_nodes(nodes: list, edges: list) -> bool:
+    """Does every edge ``(u, v, ...)`` join two of ``nodes``?"""
+    members = set(nodes)
+    return all(edge[0] in members and edge[1] in members for edge in edges)

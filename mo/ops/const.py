@@ -16,7 +16,7 @@ class Const(Op):
             attrs.setdefault('data_type', attrs['value'].dtype)
         super().__init__(graph, {
             'type': 'Const', 'op': 'Const', 'version': 'opset1',
-            'infer': Const.infer, 'in_ports_count': 0, 'out_ports_count': 1,
+            'infer': Const.infer, 'type_infer': Const.type_infer, 'in_ports_count': 0, 'out_ports_count': 1,
         }, attrs)
 
     def add_node(self, attrs: dict = None):
@@ -31,6 +31,13 @@ class Const(Op):
     @staticmethod
     def infer(node):
         node.out_port(0).data.set_value(node.value)
+
+    @staticmethod
+    def type_infer(node):
+        """The output's element type is the value's (or ``data_type`` when the value is not kept)."""
+        dtype = node.value.dtype if node.has_valid('value') else node.soft_get('data_type', None)
+        if dtype is not None:
+            node.out_port(0).data.set_data_type(dtype)
 
 
 def feed_constant(node, idx: int, value, name: str):

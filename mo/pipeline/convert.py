@@ -45,9 +45,26 @@ def add_arguments(parser):
     parser.add_argument('--input_meta_graph', metavar='FILE', help='a TF1 .meta MetaGraphDef (with --input_checkpoint, '
                                                                    'default: the checkpoint beside it)')
     parser.add_argument('--input_checkpoint', metavar='PREFIX', help='the TF1 checkpoint holding the variables')
+    parser.add_argument('--dump_ops', choices=sorted(DUMP_POINTS), metavar='PHASE',
+                        help='print every node\'s op, type and name when PHASE starts (load: as extracted; front, '
+                             'middle, back: what that phase\'s replacers match), then go on converting')
     parser.add_argument('--max_constant_size', type=parse_size, metavar='BYTES', default=None,
                         help='largest constant inference may fold (e.g. 512M, 2G; default 1G); bigger ones are '
                              'left as computations with a warning')
+
+
+#: --dump_ops PHASE -> the anchor after which the graph is what that phase's replacers see
+DUMP_POINTS = {'load': 'LoadFinish', 'front': 'FrontStart', 'middle': 'MiddleStart', 'back': 'BackStart'}
+
+
+def dump_ops(graph, phase: str) -> str:
+    """One line per op node, ``op<TAB>type<TAB>name``, in the graph's order (``--dump_ops``)."""
+    lines = ['[ mo ] ops at the start of the {} phase (op, type, name):'.format(phase)]
+    for node in graph.pseudo_topological_sort():
+        if node.soft_get('kind') == 'op':
+            lines.append('{}\t{}\t{}'.format(node.soft_get('op', '-'), node.soft_get('type', None) or '-',
+                                             node.soft_get('name', node.id)))
+    return '\n'.join(lines)
 
 
 def parse_size(text: str) -> int:
@@ -93,7 +110,14 @@ def convert(options: dict):
         for desc_id in update_config(graph, update_path):
             log.info('[ mo ] updated inputs/outputs of "{}" in {}'.format(desc_id, update_path))
         return graph, None, None, steps
-    apply_replacements(graph, pipeline(), steps)
+    after_step = None
+    if options.get('dump_ops'):
+        anchor = DUMP_POINTS[options['dump_ops']]
+
+        def after_step(info, current):
+            if info.id == anchor:
+                print(dump_ops(current, options['dump_ops']), flush=True)
+    apply_replacements(graph, pipeline(), steps, after_step)
     if options.get('static_shape'):
         _check_static(graph)
     from mo.back.ir.writer import write_ir

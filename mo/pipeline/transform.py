@@ -63,7 +63,7 @@ def transform_graph(graph: Graph, inputs, outputs, transforms: str, report: list
         except Error as exc:
             if not ignore_errors:
                 raise Error('{}: {}', call.name, exc, hint=exc.hint) from exc
-            log.warning('[ WARNING ] {} failed and was skipped (ignore_errors=true): {}'.format(call.name, exc))
+            log.warning('{} failed and was skipped (ignore_errors=true): {}'.format(call.name, exc))
             graph = _restore(graph, backup)
     return graph
 

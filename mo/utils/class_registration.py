@@ -13,6 +13,7 @@ import time
 import traceback
 
 from mo.utils.error import Error, FrameworkError
+from mo.utils.extension_check import warn_if_unmatched
 
 #: full class name -> class, in registration order
 _registry = {}
@@ -269,6 +270,7 @@ def run_replacer(graph, cls, report: list = None, history: list = None, instance
             record['id'], full_name(cls), where, type(exc).__name__, exc, len(ran), recent,
             hint='Run with --log_level=DEBUG for the traceback; if the replacer is an extension of yours, '
                  'the bug is in it.') from exc
+    warn_if_unmatched(graph, cls, instance)
     record.update(seconds=time.perf_counter() - start, matches=getattr(instance, 'match_count', 0),
                   nodes_before=nodes_before, nodes_after=graph.number_of_nodes())
     if report is not None:
@@ -277,14 +279,17 @@ def run_replacer(graph, cls, report: list = None, history: list = None, instance
         record['id'], record['seconds'], record['matches'], nodes_before, record['nodes_after']))
 
 
-def apply_replacements(graph, infos, report: list = None):
-    """Run every enabled replacer of ``infos`` (a ``pipeline()`` result) on ``graph`` in order."""
+def apply_replacements(graph, infos, report: list = None, after_step=None):
+    """Run every enabled replacer of ``infos`` (a ``pipeline()`` result) on ``graph`` in order;
+    ``after_step(info, graph)``, when given, is called after each one."""
     history = []
     for info in infos:
         if not info.enabled:
             continue
         run_replacer(graph, info.cls, report, history)
         history.append(info.id)
+        if after_step is not None:
+            after_step(info, graph)
     return graph
 
 

@@ -228,6 +228,12 @@ def load_config(path: str) -> list:
     return [ReplacementDescription(item, path, i) for i, item in enumerate(data)]
 
 
+def load_and_validate_json_config(config_file_name: str) -> list:
+    """The Model Optimizer's reader: the file's descriptions as plain dicts (the JSON items), after
+    the same checks as ``--transformations_config`` makes; an Error names the file and problem."""
+    return [dict(desc.raw) for desc in load_config(config_file_name)]
+
+
 def _regex_problems(item: dict, index: int) -> list:
     """``(json_path, message)`` for every scope or node regex of a description that does not compile."""
     candidates = []

@@ -25,3 +25,15 @@ class UsageError(Error):
 
 class FrameworkError(Error):
     """A failure inside the framework itself (not the user's fault); the CLI still reports it cleanly."""
+
+
+def classify_error_type(exc) -> str:
+    """The part of an exception's message that names a missing module or name (``No module named 'x'``,
+    ``cannot import name 'y'``), else ``'undefined'``: how the Model Optimizer grouped start-up failures."""
+    import re
+    message = str(exc)
+    for pattern in (r"No module named '\S+'", r"cannot import name '\S+'"):
+        found = re.search(pattern, message)
+        if found:
+            return found.group(0)
+    return 'undefined'

@@ -13,6 +13,7 @@ import pkgutil
 import sys
 
 from mo.utils.error import Error
+from mo.utils.extension_check import check_module
 
 #: the sub-directories of an extension directory that are imported, in this order
 EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'front', 'front/tf', 'middle', 'back', 'transforms')
@@ -104,10 +105,11 @@ def load_dir(directory: str):
         for file_name in sorted(os.listdir(sub_dir)):
             if not file_name.endswith('.py') or file_name.startswith('_'):
                 continue
-            _import_file('{}.{}'.format(package, file_name[:-3]), os.path.join(sub_dir, file_name))
+            module = _import_file('{}.{}'.format(package, file_name[:-3]), os.path.join(sub_dir, file_name))
+            check_module(module, os.path.join(sub_dir, file_name))
             found += 1
     if not found:
-        log.warning('[ WARNING ] Extensions directory "{}" has no modules in {}'.format(
+        log.warning('Extensions directory "{}" has no modules in {}'.format(
             directory, ', '.join(EXTENSION_SUBDIRS)))
     _loaded_user_dirs[directory] = root
     return found

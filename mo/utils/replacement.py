@@ -32,6 +32,9 @@ class ReplacementPattern:
     phase = None
     #: anchors are no-op replacers that others are ordered against
     anchor = False
+    #: how many matches the last run replaced (a class attribute first, so calling
+    #: ``find_and_replace_pattern`` directly, as extension authors' unit tests do, works)
+    match_count = 0
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

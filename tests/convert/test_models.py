@@ -7,6 +7,7 @@ come out with at most two Transposes (input and output); the table printed at th
 session lists build and convert times, IR sizes, errors and Transposes per model.
 """
 import collections
+import os
 
 import pytest
 
@@ -96,3 +97,21 @@ def test_funclib_model_is_inlined_and_matches(session_dir):
     # the wrapper's Relu6 (a Clamp) follows the inlined body
     assert converted.types.get('Clamp', 0) == 1
     assert converted.types.get('Transpose', 0) <= 2
+
+
+SEED_EXT = os.path.join(os.path.dirname(__file__), "..", "core", "seed_ext")
+
+
+@pytest.mark.parametrize('name', list(MODELS) + ['inception_blocks', 'ssd_like_postprocessor', 'yolo_like_head'])
+def test_model_with_the_seed_extensions_matches_tensorflow(name, session_dir):
+    """The seeds' example extensions (SquaredDifference as legacy Power/Eltwise, SqueezeNormalize,
+    Pack, MishFusion) loaded as a user's extension directory take over from the built-ins on every
+    test model, and the IR still computes what TensorFlow computes."""
+    from tests.support import models, oracles
+    record = models.get_model(name)
+    converted = convert_bytes(record.graph_def, session_dir / (name + '_seed_ext'), name, extensions=SEED_EXT)
+    feeds = record.random_feeds(seed=0)
+    expected = oracles.run_tf(record.graph_def, feeds, list(record.outputs))
+    actual = oracles.run_openvino_by_name(converted.xml, feeds, list(record.outputs))
+    error = max_error(actual, expected)
+    assert error < TOLERANCE, '{} with the seed extensions: max relative error {:.3g}'.format(name, error)

@@ -26,7 +26,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 __all__ = [
-    'run_tf', 'TFRunner', 'reference', 'run_tf_gtt', 'GTTError', 'run_openvino', 'ov_convert_tf',
+    'run_tf', 'TFRunner', 'reference', 'run_tf_gtt', 'GTTError', 'run_openvino', 'run_openvino_by_name', 'ov_convert_tf',
     'compare', 'summarize_tf', 'graph_def_from',
 ]
 
@@ -242,6 +242,22 @@ def run_openvino(xml_path, feeds: Mapping[str, np.ndarray], *, device: str = 'CP
     request = compiled.create_infer_request()
     result = request.infer(inputs)
     return [np.array(result[port]) for port in compiled.outputs]
+
+
+def run_openvino_by_name(xml_path, feeds: Mapping[str, np.ndarray], names: Sequence[str]) -> List[np.ndarray]:
+    """``run_openvino``, with the results in the order of ``names`` (TF tensor or node names the
+    IR's outputs carry) instead of the model's output order."""
+    core = _ov_core()
+    model = core.read_model(str(xml_path))
+    results = run_openvino(model, feeds)
+    by_name = {}
+    for index, port in enumerate(model.outputs):
+        for name in port.get_names():
+            by_name.setdefault(name, index)
+    missing = [n for n in names if n not in by_name and _tensor_name(n) not in by_name]
+    if missing:
+        raise KeyError('the IR has no outputs named %s (it has %s)' % (missing, sorted(by_name)))
+    return [results[by_name.get(n, by_name.get(_tensor_name(n)))] for n in names]
 
 
 def ov_convert_tf(graph_def_bytes: GraphLike, xml_path, *, input=None, output=None) -> Path:

@@ -96,13 +96,14 @@ class ReshapeExtractor(FrontExtractorOp):
 
 
 class SqueezeExtractor(FrontExtractorOp):
-    """``squeeze_dims`` (empty: every size-1 dimension) goes to input 1 in SqueezeNormalize."""
+    """Squeeze -> Squeeze; ``squeeze_dims`` is always set, as the Model Optimizer's extractor did (empty:
+    every size-1 dimension), and goes to input 1 in SqueezeNormalize."""
     op = 'Squeeze'
 
     @classmethod
     def extract(cls, node):
         dims = tf_attr(node, 'squeeze_dims', None) or []
-        Squeeze.update_node_stat(node, {'squeeze_dims': np.array(dims, dtype=np.int64) if dims else None})
+        Squeeze.update_node_stat(node, {'squeeze_dims': np.array(dims, dtype=np.int64)})
         return True
 
 

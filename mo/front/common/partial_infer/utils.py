@@ -1,12 +1,27 @@
 """Small helpers for shapes and values used by inference functions and replacers.
 
-Shapes are int64 numpy arrays; an unknown dimension is ``-1`` (``dynamic_dimension``), and an
-unknown rank is ``None``.
+Shapes are int64 numpy arrays; an unknown dimension is stored as ``-1`` (``dynamic_dimension_value``),
+and an unknown rank is ``None``.
+
+The Model Optimizer marked unknown dimensions with numpy's masked constant (``dynamic_dimension``,
+``np.ma.masked``) in masked arrays. Every helper here accepts both forms, so extension code written
+for the Model Optimizer (``shape_array([1, dynamic_dimension, 3])``, ``is_fully_defined``,
+``compatible_shapes``, ``strict_compare_tensors``, ``shape_delete``/``shape_insert``) gets the same
+answers; what the helpers return is mo's form (``-1`` for an unknown dimension). One Model Optimizer
+idiom does not carry over: ``shape[i] is dynamic_dimension`` is always False on mo's shapes; use
+``not is_fully_defined(shape[i])`` (true for both forms).
 """
 import numpy as np
 
-#: the value of a dimension whose size is not known before the model runs
-dynamic_dimension = -1
+#: how mo stores a dimension whose size is not known before the model runs
+dynamic_dimension_value = -1
+#: the Model Optimizer's marker of an unknown dimension (numpy's masked constant); accepted on input
+dynamic_dimension = np.ma.masked
+
+
+def _is_dynamic(dim) -> bool:
+    return dim is None or dim is np.ma.masked or (np.ndim(dim) == 0 and not np.ma.is_masked(dim) and
+                                                 int(dim) < 0)
 
 
 def int64_array(value) -> np.ndarray:
@@ -14,21 +29,112 @@ def int64_array(value) -> np.ndarray:
     return np.array(value, dtype=np.int64)
 
 
+def float_array(value) -> np.ndarray:
+    """``value`` as a float64 numpy array (as the Model Optimizer's ``float_array``)."""
+    return np.array(value, dtype=np.float64)
+
+
 def float32_array(value) -> np.ndarray:
     return np.array(value, dtype=np.float32)
 
 
-def shape_array(value):
-    """A shape as a 1-D int64 array with ``-1`` for unknown (None) dimensions; None stays None."""
+def shape_array(value, dtype=np.int64):
+    """A shape as a 1-D array with ``-1`` for unknown dimensions (None, ``dynamic_dimension``, masked
+    entries of a masked array, or negative values); None stays None."""
     if value is None:
         return None
-    dims = np.ravel(np.asarray(value, dtype=object))
-    return np.array([dynamic_dimension if d is None else int(d) for d in dims], dtype=np.int64)
+    if isinstance(value, np.ma.MaskedArray):
+        return np.where(np.ma.getmaskarray(value), dynamic_dimension_value,
+                        np.ma.getdata(value)).astype(dtype).reshape(np.shape(value))
+    dims = np.asarray(value, dtype=object)
+    flat = [dynamic_dimension_value if _is_dynamic(d) else int(d) for d in np.ravel(dims)]
+    return np.array(flat, dtype=dtype).reshape(dims.shape)
 
 
-def is_fully_defined(shape) -> bool:
-    """True when the rank and every dimension are known."""
-    return shape is not None and all(int(d) >= 0 for d in np.ravel(shape))
+def undefined_shape_of_rank(rank: int) -> np.ndarray:
+    """A shape of ``rank`` unknown dimensions."""
+    return np.full(rank, dynamic_dimension_value, dtype=np.int64)
+
+
+def unmask_shape(value):
+    """``value`` with every unknown dimension as ``-1`` (a list for masked arrays, as the MO did)."""
+    if isinstance(value, np.ma.MaskedArray):
+        return value.tolist(dynamic_dimension_value)
+    return value
+
+
+def is_fully_defined(value) -> bool:
+    """True when ``value`` (a shape, a value, a dimension) has no unknown entry; None is not defined."""
+    if value is None or value is np.ma.masked:
+        return False
+    if isinstance(value, np.ma.MaskedArray):
+        return not np.ma.is_masked(value) and not bool(np.any(np.ma.getdata(value) < 0))
+    if isinstance(value, (list, tuple)):
+        return all(is_fully_defined(v) for v in value)
+    array = np.asarray(value)
+    if array.dtype.kind not in 'iu':
+        return True  # float or bool values have no unknown entries
+    return bool(np.all(array >= 0))
+
+
+def compatible_dims(dim1, dim2) -> bool:
+    """Equal, or at least one of them unknown."""
+    return _is_dynamic(dim1) or _is_dynamic(dim2) or int(dim1) == int(dim2)
+
+
+def compatible_shapes(shape1, shape2) -> bool:
+    """Same rank, and every pair of dimensions compatible (equal or one unknown)."""
+    if shape1 is None or shape2 is None:
+        return shape1 is None and shape2 is None
+    a, b = shape_array(shape1), shape_array(shape2)
+    return a.shape == b.shape and all(compatible_dims(x, y) for x, y in zip(a.ravel(), b.ravel()))
+
+
+def strict_compare_tensors(tensor1, tensor2) -> bool:
+    """Element-wise equal, unknown entries only where the other is unknown too; None equals None."""
+    if tensor1 is None or tensor2 is None:
+        return tensor1 is None and tensor2 is None
+    a, b = shape_array(tensor1), shape_array(tensor2)
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def shape_delete(shape, obj):
+    """``shape`` without the entries at index/indices ``obj`` (negative indices count from the end)."""
+    indices = [int(i) for i in np.ravel(obj)]
+    shape = shape_array(shape)
+    rank = len(shape)
+    indices = {i + rank if i < 0 else i for i in indices}
+    for i in indices:
+        if not 0 <= i < rank:
+            from mo.utils.error import Error
+            raise Error('Incorrect element index {} to remove from {}', i, shape)
+    return np.array([d for i, d in enumerate(shape) if i not in indices], dtype=np.int64)
+
+
+def shape_insert(shape, pos: int, obj):
+    """``shape`` with ``obj`` (a dimension, a list of them, or ``dynamic_dimension``) inserted at ``pos``."""
+    items = [obj] if (np.ndim(obj) == 0 or obj is np.ma.masked) else list(np.ravel(obj))
+    shape = list(shape_array(shape))
+    return shape_array(shape[:pos] + items + shape[pos:])
+
+
+def clarify_partial_shape(shapes: list):
+    """One shape that agrees with all ``shapes`` (same rank): each dimension the known size, if any."""
+    shapes = [shape_array(s) for s in shapes]
+    if not shapes:
+        return None
+    rank = len(shapes[0])
+    from mo.utils.error import Error
+    if any(len(s) != rank for s in shapes):
+        raise Error('Shapes of different ranks cannot be clarified: {}', [s.tolist() for s in shapes])
+    result = np.full(rank, dynamic_dimension_value, dtype=np.int64)
+    for s in shapes:
+        for i, d in enumerate(s):
+            if d >= 0:
+                if result[i] >= 0 and result[i] != d:
+                    raise Error('Shapes {} disagree in dimension {}', [x.tolist() for x in shapes], i)
+                result[i] = d
+    return result
 
 
 def shape_to_str(shape) -> str:
@@ -67,7 +173,7 @@ def fold_allowed(node, shape, dtype) -> bool:
         return True
     if not node.soft_get('_fold_refused', False):
         node['_fold_refused'] = True
-        log.warning('[ WARNING ] "{}" ({}) would fold into a {:.0f} MB constant, over --max_constant_size '
+        log.warning('"{}" ({}) would fold into a {:.0f} MB constant, over --max_constant_size '
                     '({:.0f} MB); it is left as a computation'.format(node.soft_get('name', node.id),
                                                                       node.soft_get('op'), size / 2 ** 20,
                                                                       limit / 2 ** 20))

@@ -1,0 +1,1 @@
+"""Helpers for extension authors' unit tests, where the Model Optimizer kept them."""
