@@ -205,7 +205,8 @@ class ConvolutionBackpropData(_ConvBase):
     """opset1 ConvolutionBackpropData (transposed convolution): weights ``[C_IN, C_OUT, k...]``.
 
     Input 2, when connected, is the output's spatial shape; ``auto_pad`` then says how the
-    padding it implies is split (``same_upper``: the larger half at the end).
+    padding it implies is split: as the runtime does it, ``same_lower`` crops the smaller half at
+    the beginning (TensorFlow's SAME) and ``same_upper`` the larger half.
     """
     op = 'ConvolutionBackpropData'
 
@@ -246,7 +247,7 @@ class ConvolutionBackpropData(_ConvBase):
                 for i in range(rank):
                     total = max(full[i] + output_padding[i] - out[i], 0)
                     small, big = total // 2, total - total // 2
-                    begin[i], end[i] = (small, big) if auto_pad == 'same_upper' else (big, small)
+                    begin[i], end[i] = (big, small) if auto_pad == 'same_upper' else (small, big)
             elif auto_pad == 'explicit':
                 raise Error('ConvolutionBackpropData "{}": explicit pads and an output shape cannot be combined',
                             name)

@@ -109,12 +109,14 @@ def all_cases() -> Dict[str, OpCase]:
 def grid(prefix: str, make: Callable[..., OpCase], **axes: Sequence[Any]) -> List[OpCase]:
     """The cartesian product of ``axes``: ``make(**point)`` for each point, named
     ``prefix[key=value,...]`` (``make`` receives the point as keyword arguments and returns a case
-    whose name is replaced)."""
+    whose name is replaced, or None for a point the op does not accept)."""
     keys = list(axes)
     cases = []
     for values in itertools.product(*(axes[k] for k in keys)):
         point = dict(zip(keys, values))
         case = make(**point)
+        if case is None:  # a point the op does not accept (``make`` says so by returning None)
+            continue
         label = ','.join('{}={}'.format(k, _label(v)) for k, v in point.items())
         case.name = '{}[{}]'.format(prefix, label)
         cases.append(case)

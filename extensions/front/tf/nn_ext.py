@@ -71,13 +71,21 @@ class DepthwiseConv2dNativeExtractor(FrontExtractorOp):
 
 
 class Conv2DBackpropInputExtractor(FrontExtractorOp):
-    """TF inputs are (input_sizes, filter, out_backprop); the layout replacer puts them in opset order."""
+    """Conv2DBackpropInput, Conv3DBackpropInputV2 -> ConvolutionBackpropData (TF's SAME is the opset's
+    same_lower); input_sizes must be constant.
+
+    TF inputs are (input_sizes, filter, out_backprop); the layout replacer puts them in opset order.
+    TF's SAME pads the forward convolution with the smaller half first; for the transposed
+    convolution the opset calls that split ``same_lower`` (``same_upper`` crops the other side).
+    """
     op = ['Conv2DBackpropInput', 'Conv3DBackpropInputV2']
 
     @classmethod
     def extract(cls, node):
-        ConvolutionBackpropData.update_node_stat(node, dict(spatial_attrs(node), tf_weights='HWOI',
-                                                            tf_backprop_ports=True))
+        attrs = spatial_attrs(node)
+        if attrs['auto_pad'] == 'same_upper':
+            attrs['auto_pad'] = 'same_lower'
+        ConvolutionBackpropData.update_node_stat(node, dict(attrs, tf_weights='HWOI', tf_backprop_ports=True))
         return True
 
 
