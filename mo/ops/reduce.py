@@ -32,14 +32,20 @@ class Reduce(Op):
         axes = node.in_port(1).data.get_value()
         if shape is None:
             return
-        if axes is None:
-            raise Error('{} "{}": the reduction axes must be constant', node.soft_get('op'), name)
         rank = len(shape)
+        keep = bool(node.keep_dims)
+        if axes is None:  # axes known only when the model runs: the rank is all that is known
+            axes_shape = node.in_port(1).data.get_shape()
+            if axes_shape is None or (not keep and (len(axes_shape) > 1 or int(np.prod(axes_shape)) < 0)):
+                raise Error('{} "{}": the reduction axes are computed at run time and their number is unknown, '
+                            'so the output rank is too', node.soft_get('op'), name)
+            out_rank = rank if keep else rank - int(np.prod(axes_shape))
+            node.out_port(0).data.set_shape([-1] * out_rank)
+            return
         axes = sorted({int(a) + rank if int(a) < 0 else int(a) for a in np.ravel(axes)})
         if any(not 0 <= a < rank for a in axes):
             raise Error('{} "{}": axes {} are out of range for rank {}', node.soft_get('op'), name,
                         np.ravel(node.in_port(1).data.get_value()).tolist(), rank)
-        keep = bool(node.keep_dims)
         value = node.in_port(0).data.get_value()
         if value is not None:
             result = cls.operation(np.asarray(value), tuple(axes), keep)

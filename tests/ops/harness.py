@@ -152,8 +152,11 @@ def frozen_graph(case: OpCase) -> Tuple[bytes, List[str], List[str]]:
     frozen = convert_variables_to_constants_v2(concrete)
     graph_def = frozen.graph.as_graph_def()
     outputs = [t.name for t in frozen.outputs]
-    placeholders = [n.name for n in graph_def.node if n.op == 'Placeholder']
-    result = (graph_def.SerializeToString(), placeholders, outputs)
+    placeholders = {n.name for n in graph_def.node if n.op == 'Placeholder'}
+    if set(names) != placeholders:
+        raise ValueError('%s: the frozen graph\'s placeholders %s are not the inputs %s' % (
+            case.name, sorted(placeholders), names))
+    result = (graph_def.SerializeToString(), names, outputs)
     _GRAPHS[case.name] = result
     return result
 
