@@ -171,6 +171,13 @@ class Convolution(_ConvBase):
         else:
             groups, out_channels = 1, int(w_shape[0])
             in_per_group, kernel = int(w_shape[1]), [int(k) for k in w_shape[2:]]
+            channels = int(shape[1])
+            if channels > in_per_group and channels % in_per_group == 0 and \
+                    out_channels % (channels // in_per_group) == 0:
+                # TF's Conv2D reads k times the filter's input channels as k groups (Keras groups=k);
+                # GroupedConvolution turns the node into a GroupConvolution after inference
+                groups = channels // in_per_group
+                node['group'] = groups
         name = node.soft_get('name', node.id)
         if len(kernel) != rank or (shape[1] >= 0 and in_per_group * groups != shape[1]):
             raise Error('{} "{}": weights of shape {} do not fit data of shape {}', node.op, name,
@@ -179,8 +186,9 @@ class Convolution(_ConvBase):
         begin, end, out = forward_pads(shape[2:], kernel, strides, dilations, node.auto_pad,
                                        node.soft_get('pads_begin', None), node.soft_get('pads_end', None))
         node.strides, node.dilations = int64_array(strides), int64_array(dilations)
-        if all(d >= 0 for d in shape[2:]):
-            node.pads_begin, node.pads_end = int64_array(begin), int64_array(end)
+        # with unknown spatial sizes the pads stay as given (zeros for same_upper/valid): the
+        # runtime works the SAME padding out itself from auto_pad
+        node.pads_begin, node.pads_end = int64_array(begin), int64_array(end)
         x, w = data.get_value(), weights.get_value()
         if x is not None and w is not None:
             w = w.reshape((out_channels,) + tuple(w.shape[2:])) if grouped else w

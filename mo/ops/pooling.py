@@ -50,8 +50,8 @@ class _Pool(Op):
         begin, end, out = forward_pads(shape[2:], kernel, strides, dilations, node.auto_pad,
                                        node.soft_get('pads_begin', None), node.soft_get('pads_end', None))
         node.kernel, node.strides = int64_array(kernel), int64_array(strides)
-        if all(d >= 0 for d in shape[2:]):
-            node.pads_begin, node.pads_end = int64_array(begin), int64_array(end)
+        # unknown spatial sizes: the runtime works the SAME padding out itself from auto_pad
+        node.pads_begin, node.pads_end = int64_array(begin), int64_array(end)
         value = node.in_port(0).data.get_value()
         if value is not None:
             node.out_port(0).data.set_value(cls.fold(node, value, kernel, strides, begin, end))

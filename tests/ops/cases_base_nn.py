@@ -204,3 +204,74 @@ def _keras_deconv(strides, padding):
 
 
 register(grid('base/keras_Conv2DTranspose', _keras_deconv, strides=[1, 2], padding=['same', 'valid']))
+
+
+# ----- the correctness bugs of issue 18 ---------------------------------------------------------
+def _grouped_conv(groups, padding):
+    w = const(3, 3, 6 // groups, 6)  # input has `groups` times the filter's input channels
+    return OpCase('', lambda x: tf.raw_ops.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1], padding=padding),
+                  [In((1, 7, 6, 6))])
+
+
+def _keras_grouped_conv(groups):
+    import keras
+    layer = keras.layers.Conv2D(6, 3, groups=groups, padding='same')
+    layer.build((1, 6, 5, 6))
+    layer.set_weights([RNG.standard_normal(w.shape).astype(np.float32) for w in layer.get_weights()])
+    return OpCase('', lambda x: layer(x), [In((1, 6, 5, 6))])
+
+
+def _topk_compare(op):
+    threshold = tf.constant(0.25)  # a rank-0 constant
+
+    def fn(x):
+        values, _ = tf.raw_ops.TopKV2(input=x, k=3)
+        return getattr(tf.raw_ops, op)(x=values, y=threshold)
+    return OpCase('', fn, [In((2, 8))])
+
+
+def _dynamic_cnn(seed):
+    """A small Keras CNN run with unknown height and width at two sizes."""
+    import keras
+    keras.utils.set_random_seed(seed)
+    inp = keras.Input((None, None, 3), batch_size=1)
+    y = keras.layers.Conv2D(4, 3, padding='same')(inp)
+    y = keras.layers.BatchNormalization()(y)
+    y = keras.layers.ReLU(6.0)(y)
+    y = keras.layers.DepthwiseConv2D(3, strides=2, padding='same')(y)
+    y = keras.layers.MaxPooling2D(2, padding='same')(y)
+    y = keras.layers.Conv2D(4, 3, strides=2, padding='valid')(y)
+    y = keras.layers.UpSampling2D(2)(y)
+    y = keras.layers.ZeroPadding2D(1)(y)
+    y = keras.layers.GlobalAveragePooling2D()(y)
+    model = keras.Model(inp, y)
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            layer.set_weights([RNG.uniform(0.5, 1.5, w.shape).astype(np.float32) for w in layer.get_weights()])
+    return OpCase('', lambda x: model(x, training=False), [In((1, None, None, 3), run=[(1, 17, 13, 3), (1, 24, 31, 3)])])
+
+
+def _dynamic_spatial(op):
+    w = const(3, 3, 3, 2)
+    fns = {
+        'Conv2D_same': lambda x: tf.nn.conv2d(x, w, 2, 'SAME'),
+        'Conv2D_valid': lambda x: tf.nn.conv2d(x, w, 1, 'VALID'),
+        'AvgPool_same': lambda x: tf.nn.avg_pool2d(x, 3, 2, 'SAME'),
+        'MaxPool_valid': lambda x: tf.nn.max_pool2d(x, 2, 2, 'VALID'),
+        'resize_from_shape': lambda x: tf.image.resize(x, tf.shape(x)[1:3] * 2),
+        'pad': lambda x: tf.pad(x, [[0, 0], [1, 2], [2, 1], [0, 0]]),
+        'strided_slice': lambda x: x[:, 1:-1, ::2, :],
+        'reshape_flatten_spatial': lambda x: tf.reshape(x, [1, -1, 3]),
+    }
+    return OpCase('', fns[op], [In((1, None, None, 3), run=[(1, 9, 8, 3), (1, 12, 15, 3)])])
+
+
+register(
+    grid('base/Conv2D_grouped', _grouped_conv, groups=[2, 3, 6], padding=['SAME', 'VALID'])
+    + grid('base/keras_Conv2D_groups', _keras_grouped_conv, groups=[2, 3])
+    + grid('base/TopK_compared_with_scalar', _topk_compare, op=['Greater', 'Less', 'Equal'])
+    + grid('base/dynamic_cnn', _dynamic_cnn, seed=[1])
+    + grid('base/dynamic_spatial', _dynamic_spatial, op=['Conv2D_same', 'Conv2D_valid', 'AvgPool_same',
+                                                          'MaxPool_valid', 'resize_from_shape', 'pad',
+                                                          'strided_slice', 'reshape_flatten_spatial'])
+)
