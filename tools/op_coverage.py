@@ -1,7 +1,7 @@
 """The TensorFlow ops ``mo convert`` converts, as a Markdown table generated from the registry.
 
 Each row is one TF op type with a built-in extractor: what it becomes (the first line of the
-extractor class's docstring, ``<TF ops> -> <opset ops>; <limitations>``) and the extractor's
+extractor class's docstring, ``<TF ops> -> <opset ops>; <limitations>``, or its ``describe(op)``) and the extractor's
 module. README.md carries the table between the ``op-coverage`` markers; a test keeps it current:
 
     python tools/op_coverage.py                 # print the table
@@ -28,13 +28,18 @@ def builtin_extractors() -> dict:
     return {op: cls for op, cls in FrontExtractorOp.registry.get('tf', {}).items() if is_builtin(cls)}
 
 
-def _summary(cls) -> str:
-    """What the extractor's docstring says the op becomes (text after '->' on its first line)."""
-    doc = (cls.__doc__ or '').strip().splitlines()
-    first = doc[0].strip() if doc else ''
-    if '->' in first:
-        first = first.split('->', 1)[1].strip()
-    return first.replace('|', '\\|')
+def _summary(cls, op: str) -> str:
+    """What ``op`` becomes: the extractor's ``describe(op)`` when it has one (table-driven extractors),
+    else the first paragraph of its docstring (the text after '->' when it has the ``A -> B`` form)."""
+    describe = getattr(cls, 'describe', None)
+    if describe is not None:
+        text = describe(op)
+    else:
+        paragraph = (cls.__doc__ or '').strip().split('\n\n')[0]
+        text = ' '.join(line.strip() for line in paragraph.splitlines())
+        if '->' in text:
+            text = text.split('->', 1)[1].strip()
+    return text.replace('|', '\\|')
 
 
 def table() -> str:
@@ -43,7 +48,7 @@ def table() -> str:
     for op in sorted(extractors, key=str.lower):
         cls = extractors[op]
         module = cls.__module__.replace('.', '/') + '.py'
-        lines.append('| `{}` | {} | `{}` |'.format(op, _summary(cls), module))
+        lines.append('| `{}` | {} | `{}` |'.format(op, _summary(cls, op), module))
     lines.append('')
     lines.append('{} TensorFlow op types.'.format(len(extractors)))
     return '\n'.join(lines)

@@ -27,6 +27,11 @@ class FrontExtractorOp:
         table = FrontExtractorOp.registry.setdefault(cls.framework, {})
         for op in ops:
             previous = table.get(op)
+            if previous is not None and is_builtin(previous) and is_builtin(cls) and \
+                    (previous.__module__, previous.__qualname__) != (cls.__module__, cls.__qualname__):
+                # one rule for every registry: a user's class may take over, two built-ins may not collide
+                raise TypeError('built-in extractors {}.{} and {}.{} both claim TF op "{}"'.format(
+                    previous.__module__, previous.__qualname__, cls.__module__, cls.__qualname__, op))
             if previous is not None and is_builtin(previous) and not is_builtin(cls):
                 log.info('[ mo ] extractor {}.{} takes over "{}" from the built-in {}'.format(
                     cls.__module__, cls.__qualname__, op, previous.__qualname__))
@@ -38,6 +43,13 @@ class FrontExtractorOp:
     def extract(cls, node) -> bool:
         """Give ``node`` its mo op and attributes; return False to say it cannot be extracted."""
         raise NotImplementedError('{} must define extract(node)'.format(cls.__name__))
+
+
+def opset_type(op_class) -> str:
+    """The IR type an Op class writes (its ``type``; for internal ops lowered later, its ``op``)."""
+    from mo.graph.graph import Graph
+    attrs = op_class(Graph()).attrs
+    return attrs.get('type') or attrs.get('op') or op_class.__name__
 
 
 def extractor_for(op_type: str, framework: str = 'tf'):

@@ -3,7 +3,7 @@
 Most map one-to-one onto an opset op. Neg/RealDiv/AddV2 are renames; Rsqrt, Square and Erfc keep
 their TF names as internal ops (with ``data_type`` from ``T``) for ``tf_elementwise_lowering``.
 """
-from mo.front.extractor import FrontExtractorOp
+from mo.front.extractor import FrontExtractorOp, opset_type
 from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.ops import activation_ops, elementwise, elementwise_more
 
@@ -26,12 +26,17 @@ _UNARY = {
     'LogicalNot': elementwise_more.LogicalNot,
 }
 
-#: TF ops lowered to opset ops by a front replacer
-_LOWERED = ('Rsqrt', 'Square', 'Erfc')
+#: TF ops lowered to opset ops by a front replacer, and what they become
+_LOWERED = {'Rsqrt': '1 / Sqrt', 'Square': 'Multiply(x, x)', 'Erfc': '1 - Erf'}
 
 
 class BinaryElementwiseExtractor(FrontExtractorOp):
+    """Binary element-wise ops -> the opset op of the same meaning (numpy broadcasting)."""
     op = sorted(_BINARY)
+
+    @classmethod
+    def describe(cls, op):
+        return opset_type(_BINARY[op])
 
     @classmethod
     def extract(cls, node):
@@ -40,7 +45,12 @@ class BinaryElementwiseExtractor(FrontExtractorOp):
 
 
 class UnaryElementwiseExtractor(FrontExtractorOp):
+    """Unary element-wise ops -> the opset op of the same meaning."""
     op = sorted(_UNARY)
+
+    @classmethod
+    def describe(cls, op):
+        return opset_type(_UNARY[op])
 
     @classmethod
     def extract(cls, node):
@@ -49,8 +59,13 @@ class UnaryElementwiseExtractor(FrontExtractorOp):
 
 
 class LoweredElementwiseExtractor(FrontExtractorOp):
-    """Rsqrt/Square/Erfc: the node keeps its op name and records its element type."""
-    op = list(_LOWERED)
+    """Rsqrt/Square/Erfc: the node keeps its op name and records its element type; the front replacers
+    of ``tf_elementwise_lowering`` lower them."""
+    op = sorted(_LOWERED)
+
+    @classmethod
+    def describe(cls, op):
+        return _LOWERED[op]
 
     @classmethod
     def extract(cls, node):

@@ -8,7 +8,7 @@ replacer (``nhwc_to_nchw.py``) then reorders weights and data for the opset's ch
 import numpy as np
 
 from mo.front.common.partial_infer.utils import int64_array
-from mo.front.extractor import FrontExtractorOp
+from mo.front.extractor import FrontExtractorOp, opset_type
 from mo.front.tf.extractor_utils import data_format, tf_attr, tf_dtype_attr
 from mo.ops.activation_ops import Clamp, Elu, ReLU, SoftPlus
 from mo.ops.convolution import Convolution, ConvolutionBackpropData, GroupConvolution
@@ -53,6 +53,8 @@ def spatial_attrs(node, with_dilations=True) -> dict:
 
 
 class Conv2DExtractor(FrontExtractorOp):
+    """Conv2D, Conv3D -> Convolution (GroupConvolution when the input has k times the filter's channels); SAME,
+    VALID, EXPLICIT padding, NHWC and NCHW."""
     op = ['Conv2D', 'Conv3D']
 
     @classmethod
@@ -62,6 +64,7 @@ class Conv2DExtractor(FrontExtractorOp):
 
 
 class DepthwiseConv2dNativeExtractor(FrontExtractorOp):
+    """DepthwiseConv2dNative -> GroupConvolution with one group per input channel."""
     op = 'DepthwiseConv2dNative'
 
     @classmethod
@@ -90,6 +93,7 @@ class Conv2DBackpropInputExtractor(FrontExtractorOp):
 
 
 class MaxPoolExtractor(FrontExtractorOp):
+    """MaxPool, MaxPool3D -> MaxPool (opset1)."""
     op = ['MaxPool', 'MaxPool3D']
 
     @classmethod
@@ -100,6 +104,7 @@ class MaxPoolExtractor(FrontExtractorOp):
 
 
 class AvgPoolExtractor(FrontExtractorOp):
+    """AvgPool, AvgPool3D -> AvgPool with exclude-pad (TF averages over real pixels only)."""
     op = ['AvgPool', 'AvgPool3D']
 
     @classmethod
@@ -112,6 +117,7 @@ class AvgPoolExtractor(FrontExtractorOp):
 
 
 class MatMulExtractor(FrontExtractorOp):
+    """MatMul -> MatMul (transpose_a/transpose_b)."""
     op = 'MatMul'
 
     @classmethod
@@ -122,6 +128,7 @@ class MatMulExtractor(FrontExtractorOp):
 
 
 class BatchMatMulExtractor(FrontExtractorOp):
+    """BatchMatMul, BatchMatMulV2, BatchMatMulV3 -> MatMul (adj_x/adj_y as transposes); real types only."""
     op = ['BatchMatMul', 'BatchMatMulV2', 'BatchMatMulV3']
 
     @classmethod
@@ -136,6 +143,7 @@ class BatchMatMulExtractor(FrontExtractorOp):
 
 
 class EinsumExtractor(FrontExtractorOp):
+    """Einsum -> Einsum (opset7); equations the runtime accepts."""
     op = 'Einsum'
 
     @classmethod
@@ -162,6 +170,7 @@ class BiasAddExtractor(FrontExtractorOp):
 
 
 class FusedBatchNormExtractor(FrontExtractorOp):
+    """FusedBatchNorm, V2, V3 (inference) -> Multiply + Add folded into the convolution before it where possible."""
     op = ['FusedBatchNorm', 'FusedBatchNormV2', 'FusedBatchNormV3']
 
     @classmethod
@@ -191,6 +200,12 @@ class FixedAttributesExtractor(FrontExtractorOp):
     op = sorted(_FIXED)
 
     @classmethod
+    def describe(cls, op):
+        op_class, attrs = _FIXED[op]
+        return opset_type(op_class) + (' ({})'.format(', '.join('{}={:.4g}'.format(k, v) for k, v in attrs.items()))
+                                       if attrs else '')
+
+    @classmethod
     def extract(cls, node):
         op_class, attrs = _FIXED[node.op]
         op_class.update_node_stat(node, dict(attrs))
@@ -198,6 +213,7 @@ class FixedAttributesExtractor(FrontExtractorOp):
 
 
 class LeakyReluExtractor(FrontExtractorOp):
+    """LeakyRelu -> PRelu with a one-element slope."""
     op = 'LeakyRelu'
 
     @classmethod
@@ -206,25 +222,8 @@ class LeakyReluExtractor(FrontExtractorOp):
         return True
 
 
-class SoftplusExtractor(FrontExtractorOp):
-    op = 'Softplus'
-
-    @classmethod
-    def extract(cls, node):
-        SoftPlus.update_node_stat(node, {})
-        return True
-
-
-class SoftmaxExtractor(FrontExtractorOp):
-    op = 'Softmax'
-
-    @classmethod
-    def extract(cls, node):
-        Softmax.update_node_stat(node, {'axis': -1})
-        return True
-
-
 class TopKV2Extractor(FrontExtractorOp):
+    """TopKV2 -> TopK (opset11, stable, sorted by value)."""
     op = 'TopKV2'
 
     @classmethod
@@ -238,6 +237,7 @@ class TopKV2Extractor(FrontExtractorOp):
 
 
 class ArgMaxExtractor(FrontExtractorOp):
+    """ArgMax, ArgMin -> TopK(k=1) + Squeeze; the axis must be constant."""
     op = ['ArgMax', 'ArgMin']
 
     @classmethod
@@ -261,6 +261,7 @@ class ResizeBilinearExtractor(FrontExtractorOp):
 
 
 class ResizeNearestNeighborExtractor(FrontExtractorOp):
+    """ResizeNearestNeighbor -> Interpolate (nearest; align_corners and half_pixel_centers mapped)."""
     op = 'ResizeNearestNeighbor'
 
     @classmethod

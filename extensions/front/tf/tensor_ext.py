@@ -7,7 +7,7 @@ node's input edges so the node is directly the opset op. Ops that need more than
 """
 import numpy as np
 
-from mo.front.extractor import FrontExtractorOp
+from mo.front.extractor import FrontExtractorOp, opset_type
 from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
 from mo.ops import reduce
 from mo.ops.broadcast import Broadcast
@@ -64,6 +64,7 @@ def _port_count(node) -> int:
 
 
 class CastExtractor(FrontExtractorOp):
+    """Cast -> Convert."""
     op = 'Cast'
 
     @classmethod
@@ -78,7 +79,12 @@ _REDUCTIONS = {'Mean': reduce.ReduceMean, 'Sum': reduce.ReduceSum, 'Max': reduce
 
 
 class ReduceExtractor(FrontExtractorOp):
+    """TF reductions -> the opset reduction (keep_dims; axes constant or computed at run time)."""
     op = sorted(_REDUCTIONS)
+
+    @classmethod
+    def describe(cls, op):
+        return opset_type(_REDUCTIONS[op]) + ' (keep_dims; empty axes return the input)'
 
     @classmethod
     def extract(cls, node):
@@ -87,6 +93,7 @@ class ReduceExtractor(FrontExtractorOp):
 
 
 class ReshapeExtractor(FrontExtractorOp):
+    """Reshape -> Reshape (special_zero false)."""
     op = 'Reshape'
 
     @classmethod
@@ -108,6 +115,7 @@ class SqueezeExtractor(FrontExtractorOp):
 
 
 class ExpandDimsExtractor(FrontExtractorOp):
+    """ExpandDims -> Unsqueeze."""
     op = 'ExpandDims'
 
     @classmethod
@@ -117,6 +125,7 @@ class ExpandDimsExtractor(FrontExtractorOp):
 
 
 class TransposeExtractor(FrontExtractorOp):
+    """Transpose -> Transpose."""
     op = 'Transpose'
 
     @classmethod
@@ -215,6 +224,7 @@ class SliceExtractor(FrontExtractorOp):
 
 
 class GatherV2Extractor(FrontExtractorOp):
+    """GatherV2 -> Gather (opset8, batch_dims)."""
     op = 'GatherV2'
 
     @classmethod
@@ -256,6 +266,7 @@ class PadExtractor(FrontExtractorOp):
 
 
 class ShapeExtractor(FrontExtractorOp):
+    """Shape -> ShapeOf (opset3, out_type)."""
     op = 'Shape'
 
     @classmethod
@@ -276,6 +287,7 @@ class FillExtractor(FrontExtractorOp):
 
 
 class RangeExtractor(FrontExtractorOp):
+    """Range -> Range (opset4)."""
     op = 'Range'
 
     @classmethod
@@ -285,6 +297,7 @@ class RangeExtractor(FrontExtractorOp):
 
 
 class TileExtractor(FrontExtractorOp):
+    """Tile -> Tile."""
     op = 'Tile'
 
     @classmethod
@@ -294,6 +307,7 @@ class TileExtractor(FrontExtractorOp):
 
 
 class SelectV2Extractor(FrontExtractorOp):
+    """SelectV2 -> Select (numpy broadcasting)."""
     op = 'SelectV2'
 
     @classmethod

@@ -292,7 +292,8 @@ class TFExtractor(LoadReplacementPattern):
                                                    ', '.join(names[:3]), ', ...' if len(names) > 3 else '')
                      for op, names in sorted(unknown.items())]
             raise Error('The model has operations mo cannot convert: {}', '; '.join(parts),
-                        hint='write an extractor for them in an --extensions directory, or cut them off with '
+                        hint='an extractor is a class with op = \'TheTFOp\' and extract(node) in the front/tf/ folder '
+                             'of an --extensions directory (README: "Writing extensions"); or cut the ops off with '
                              '--input/--output')
         for node_id, extractor in todo:
             node = Node(graph, node_id)
