@@ -23,7 +23,8 @@ from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
 
 #: ops the replacer handles: they carry ``layout`` from their TF extractor
-SPATIAL_OPS = ('Convolution', 'GroupConvolution', 'ConvolutionBackpropData', 'MaxPool', 'AvgPool')
+SPATIAL_OPS = ('Convolution', 'GroupConvolution', 'ConvolutionBackpropData', 'MaxPool', 'AvgPool', 'DepthToSpace',
+               'SpaceToDepth')
 
 
 def to_channels_first(rank: int) -> np.ndarray:

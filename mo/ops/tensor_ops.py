@@ -1,0 +1,179 @@
+"""Indexing and rearranging ops of the opset: OneHot, CumSum, Reverse, GatherND, ScatterNDUpdate,
+NonZero, DepthToSpace and SpaceToDepth.
+
+Their inference gives output shapes (unknown sizes stay -1); constant inputs are folded before
+these ops are reached (load-phase folding runs TensorFlow's semantics in numpy), so they compute
+nothing at conversion time.
+"""
+import numpy as np
+
+from mo.ops.convert import ir_element_type
+from mo.ops.op import Op
+from mo.utils.error import Error
+
+
+def _value(node, port):
+    return node.in_port(port).data.get_value() if node.is_in_port_connected(port) else None
+
+
+class _ShapeOnly(Op):
+    """Base: subclasses give ``op``/``type``/``version``, ports, and ``output_shape(node, shape)``."""
+    op = None
+    type = None
+    version = 'opset1'
+    in_ports = 1
+    defaults = {}
+
+    def __init__(self, graph, attrs: dict = None):
+        base = {'type': self.type, 'op': self.op, 'version': self.version, 'infer': self.infer,
+                'in_ports_count': self.in_ports, 'out_ports_count': 1}
+        if hasattr(type(self), 'type_infer'):
+            base['type_infer'] = type(self).type_infer
+        super().__init__(graph, dict(base, **self.defaults), attrs)
+
+    @classmethod
+    def infer(cls, node):
+        shape = node.in_port(0).data.get_shape()
+        if shape is None:
+            return
+        out = cls.output_shape(node, [int(d) for d in shape])
+        if out is not None:
+            node.out_port(0).data.set_shape(out)
+
+
+class OneHot(_ShapeOnly):
+    """Inputs: indices, depth (scalar), on_value, off_value; ``axis`` where the new dimension goes."""
+    op = type = 'OneHot'
+    in_ports = 4
+    defaults = {'axis': -1}
+
+    def backend_attrs(self):
+        return ['axis']
+
+    @staticmethod
+    def output_shape(node, shape):
+        depth = _value(node, 1)
+        depth = int(np.ravel(depth)[0]) if depth is not None else -1
+        axis = node.axis if node.axis >= 0 else len(shape) + 1 + node.axis
+        return shape[:axis] + [depth] + shape[axis:]
+
+    @staticmethod
+    def type_infer(node):
+        dtype = node.in_port(2).data.get_data_type()
+        if dtype is not None:
+            node.out_port(0).data.set_data_type(dtype)
+
+
+class CumSum(_ShapeOnly):
+    """Inputs: data, axis (scalar); ``exclusive`` and ``reverse`` as TensorFlow's Cumsum."""
+    op = type = 'CumSum'
+    version = 'opset3'
+    in_ports = 2
+    defaults = {'exclusive': False, 'reverse': False}
+
+    def backend_attrs(self):
+        return [('exclusive', lambda n: str(bool(n.exclusive)).lower()),
+                ('reverse', lambda n: str(bool(n.reverse)).lower())]
+
+    @staticmethod
+    def output_shape(node, shape):
+        return shape
+
+
+class Reverse(_ShapeOnly):
+    """Inputs: data, axes; ``mode`` 'index' (axes are indices)."""
+    op = type = 'Reverse'
+    in_ports = 2
+    defaults = {'mode': 'index'}
+
+    def backend_attrs(self):
+        return ['mode']
+
+    @staticmethod
+    def output_shape(node, shape):
+        return shape
+
+
+class GatherND(_ShapeOnly):
+    """Inputs: data, indices; the last dimension of indices indexes data's leading dimensions."""
+    op = type = 'GatherND'
+    version = 'opset8'
+    in_ports = 2
+    defaults = {'batch_dims': 0}
+
+    def backend_attrs(self):
+        return ['batch_dims']
+
+    @staticmethod
+    def output_shape(node, shape):
+        indices = node.in_port(1).data.get_shape()
+        if indices is None:
+            return None
+        indices = [int(d) for d in indices]
+        depth = indices[-1]
+        if depth < 0:
+            raise Error('GatherND "{}": the last dimension of the indices must be known', node.soft_get('name'))
+        return indices[:-1] + shape[depth:]
+
+
+class ScatterNDUpdate(_ShapeOnly):
+    """Inputs: data, indices, updates; ``reduction`` 'sum' adds (TensorFlow's ScatterNd adds duplicates)."""
+    op = type = 'ScatterNDUpdate'
+    version = 'opset15'
+    in_ports = 3
+    defaults = {'reduction': 'none'}
+
+    def backend_attrs(self):
+        return ['reduction']
+
+    @staticmethod
+    def output_shape(node, shape):
+        return shape
+
+
+class NonZero(_ShapeOnly):
+    """The indices of the non-zero elements, ``[rank, count]`` (count known only at run time)."""
+    op = type = 'NonZero'
+    version = 'opset3'
+    defaults = {'output_type': np.int64}
+
+    def backend_attrs(self):
+        return [('output_type', lambda n: ir_element_type(n.output_type))]
+
+    @staticmethod
+    def output_shape(node, shape):
+        return [len(shape), -1]
+
+    @staticmethod
+    def type_infer(node):
+        node.out_port(0).data.set_data_type(node.output_type)
+
+
+class DepthToSpace(_ShapeOnly):
+    """``[N, C, H, W]`` -> ``[N, C / bs^2, H * bs, W * bs]``; ``mode`` blocks_first is TensorFlow's order."""
+    op = type = 'DepthToSpace'
+    defaults = {'mode': 'blocks_first', 'block_size': 2}
+
+    def backend_attrs(self):
+        return ['mode', 'block_size']
+
+    @staticmethod
+    def output_shape(node, shape):
+        bs = int(node.block_size)
+        scale = bs ** (len(shape) - 2)
+        return [shape[0], shape[1] // scale if shape[1] >= 0 else -1] + [d * bs if d >= 0 else -1 for d in shape[2:]]
+
+
+class SpaceToDepth(_ShapeOnly):
+    """``[N, C, H, W]`` -> ``[N, C * bs^2, H / bs, W / bs]``; ``mode`` blocks_first is TensorFlow's order."""
+    op = type = 'SpaceToDepth'
+    defaults = {'mode': 'blocks_first', 'block_size': 2}
+
+    def backend_attrs(self):
+        return ['mode', 'block_size']
+
+    @staticmethod
+    def output_shape(node, shape):
+        bs = int(node.block_size)
+        scale = bs ** (len(shape) - 2)
+        return [shape[0], shape[1] * scale if shape[1] >= 0 else -1] + [d // bs if d >= 0 else -1 for d in shape[2:]]
