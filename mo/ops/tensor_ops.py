@@ -177,3 +177,65 @@ class SpaceToDepth(_ShapeOnly):
         bs = int(node.block_size)
         scale = bs ** (len(shape) - 2)
         return [shape[0], shape[1] * scale if shape[1] >= 0 else -1] + [d // bs if d >= 0 else -1 for d in shape[2:]]
+
+
+def _pads_and_blocks(node, first_port, rank):
+    """The block shape and the two pad/crop inputs as int lists, or None while any is not constant."""
+    values = [_value(node, port) for port in (first_port, first_port + 1, first_port + 2)]
+    if any(v is None for v in values):
+        return None
+    values = [[int(v) for v in np.ravel(value)] for value in values]
+    if any(len(v) != rank for v in values):
+        raise Error('{} "{}": block shape and pads {} do not fit an input of rank {}', node.op,
+                    node.soft_get('name', node.id), values, rank)
+    return values
+
+
+class SpaceToBatch(_ShapeOnly):
+    """Inputs: data, block_shape, pads_begin, pads_end (one entry per dimension, block_shape[0] = 1)."""
+    op = type = 'SpaceToBatch'
+    version = 'opset2'
+    in_ports = 4
+
+    @staticmethod
+    def output_shape(node, shape):
+        found = _pads_and_blocks(node, 1, len(shape))
+        if found is None:
+            return [-1] * len(shape)
+        block, begin, end = found
+        out = [shape[0] * int(np.prod(block)) if shape[0] >= 0 else -1]
+        for d, b, pb, pe in list(zip(shape, block, begin, end))[1:]:
+            out.append((d + pb + pe) // b if d >= 0 else -1)
+        return out
+
+
+class BatchToSpace(_ShapeOnly):
+    """Inputs: data, block_shape, crops_begin, crops_end (one entry per dimension, block_shape[0] = 1)."""
+    op = type = 'BatchToSpace'
+    version = 'opset2'
+    in_ports = 4
+
+    @staticmethod
+    def output_shape(node, shape):
+        found = _pads_and_blocks(node, 1, len(shape))
+        if found is None:
+            return [-1] * len(shape)
+        block, begin, end = found
+        out = [shape[0] // int(np.prod(block)) if shape[0] >= 0 else -1]
+        for d, b, cb, ce in list(zip(shape, block, begin, end))[1:]:
+            out.append(d * b - cb - ce if d >= 0 else -1)
+        return out
+
+
+class LRN(_ShapeOnly):
+    """Local response normalization over ``axes`` (input 1): x / (bias + alpha / size * sum(x^2))^beta."""
+    op = type = 'LRN'
+    in_ports = 2
+    defaults = {'alpha': 1e-4, 'beta': 0.75, 'bias': 1.0, 'size': 5}
+
+    def backend_attrs(self):
+        return ['alpha', 'beta', 'bias', 'size']
+
+    @staticmethod
+    def output_shape(node, shape):
+        return shape

@@ -50,3 +50,33 @@ register(
     + grid('base/Where', _where, dtype=[np.bool_, np.float32, np.int32])
     + grid('base/depth_space', _depth_space, op=['DepthToSpace', 'SpaceToDepth'], block=[2, 3])
 )
+
+
+def _space_batch(op, block, pads):
+    if op == 'SpaceToBatchND':
+        paddings = [[0, 0], [0, 0]] if pads == 'none' else [[1, 2], [0, 1]]
+        height = 3 * block[0] - (0 if pads == 'none' else 3)  # (height + pads) divisible by the block
+        width = 2 * block[1] - (0 if pads == 'none' else 1)
+        return OpCase('', lambda x: tf.raw_ops.SpaceToBatchND(input=x, block_shape=block, paddings=paddings),
+                      [In((2, height, width, 3))])
+    crops = [[0, 0], [0, 0]] if pads == 'none' else [[1, 0], [0, 1]]
+    return OpCase('', lambda x: tf.raw_ops.BatchToSpaceND(input=x, block_shape=block, crops=crops),
+                  [In((2 * block[0] * block[1], 3, 4, 2))])
+
+
+def _atrous_conv(rate, padding):
+    w = tf.constant(np.random.default_rng(3).standard_normal((3, 3, 2, 4)).astype(np.float32))
+    return OpCase('', lambda x: tf.nn.atrous_conv2d(x, w, rate, padding), [In((1, 13, 11, 2))])
+
+
+def _lrn(radius, bias, alpha, beta):
+    return OpCase('', lambda x: tf.raw_ops.LRN(input=x, depth_radius=radius, bias=bias, alpha=alpha, beta=beta),
+                  [In((1, 3, 4, 7))])
+
+
+register(
+    grid('base/space_batch', _space_batch, op=['SpaceToBatchND', 'BatchToSpaceND'], block=[[2, 2], [2, 3]],
+         pads=['none', 'some'])
+    + grid('base/atrous_conv2d', _atrous_conv, rate=[2, 3], padding=['SAME', 'VALID'])
+    + grid('base/LRN', _lrn, radius=[1, 2], bias=[1.0, 2.0], alpha=[1.0, 0.1], beta=[0.5, 0.75])
+)

@@ -1,8 +1,8 @@
 """Extractors for TensorFlow's indexing and rearranging ops: OneHot, Cumsum, ReverseV2, GatherNd,
-ScatterNd, Where (one input), DepthToSpace and SpaceToDepth."""
+ScatterNd, Where (one input), DepthToSpace and SpaceToDepth, SpaceToBatchND and BatchToSpaceND, LRN."""
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import data_format, tf_attr, tf_dtype_attr
-from mo.ops.tensor_ops import CumSum, DepthToSpace, GatherND, OneHot, Reverse, SpaceToDepth
+from mo.ops.tensor_ops import LRN, CumSum, DepthToSpace, GatherND, OneHot, Reverse, SpaceToDepth
 
 
 class OneHotExtractor(FrontExtractorOp):
@@ -76,4 +76,29 @@ class DepthToSpaceExtractor(FrontExtractorOp):
         op_class = DepthToSpace if node.op == 'DepthToSpace' else SpaceToDepth
         op_class.update_node_stat(node, {'block_size': int(tf_attr(node, 'block_size')), 'mode': 'blocks_first',
                                          'layout': data_format(node)})
+        return True
+
+
+class SpaceBatchExtractor(FrontExtractorOp):
+    """SpaceToBatchND, BatchToSpaceND -> SpaceToBatch, BatchToSpace (opset2); block shape and paddings/crops
+    must be constant (they are widened to every dimension)."""
+    op = ['SpaceToBatchND', 'BatchToSpaceND']
+
+    @classmethod
+    def extract(cls, node):
+        return True
+
+
+class LRNExtractor(FrontExtractorOp):
+    """LRN -> LRN over the channels (size 2 * depth_radius + 1, alpha scaled by the size: TF's alpha is per
+    element, the opset's per window)."""
+    op = 'LRN'
+
+    @classmethod
+    def extract(cls, node):
+        radius = int(tf_attr(node, 'depth_radius', 5))
+        size = 2 * radius + 1
+        LRN.update_node_stat(node, {'size': size, 'alpha': float(tf_attr(node, 'alpha', 1.0)) * size,
+                                    'beta': float(tf_attr(node, 'beta', 0.5)), 'bias': float(tf_attr(node, 'bias', 1.0)),
+                                    'layout': 'NHWC'})
         return True
