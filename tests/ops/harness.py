@@ -190,6 +190,20 @@ def rel_error(actual: np.ndarray, expected: np.ndarray) -> float:
     return compare(actual, expected)
 
 
+def _in_tf_order(case, compiled, result, outputs) -> List[np.ndarray]:
+    """The IR's results in the order of TF's ``outputs``, matched by the tensor names the IR carries."""
+    by_name = {}
+    for port in compiled.outputs:
+        for name in port.get_names():
+            by_name.setdefault(name, port)
+    ordered = []
+    for name in outputs:
+        port = by_name.get(name) or by_name.get(name.split(':')[0] if name.endswith(':0') else name)
+        assert port is not None, '%s: the IR has no output named %s (it has %s)' % (case.name, name, sorted(by_name))
+        ordered.append(np.array(result[port]))
+    return ordered
+
+
 def run_case(case: OpCase, out_dir: str) -> None:
     """Convert ``case`` with mo, run it in OpenVINO at every input shape, compare with TensorFlow.
 
@@ -218,7 +232,7 @@ def run_case(case: OpCase, out_dir: str) -> None:
                 case.name, name, sorted(by_name))
             ov_feeds[port] = value
         result = request.infer(ov_feeds)
-        actual = [np.array(result[port]) for port in compiled.outputs]
+        actual = _in_tf_order(case, compiled, result, outputs)
         where = '%s at input shapes %s' % (case.name, [tuple(s) for s in shapes])
         assert len(actual) == len(expected), '%s: %d outputs, TF has %d' % (where, len(actual), len(expected))
         if case.check is not None:
