@@ -207,6 +207,8 @@ def pool_problems(draw):
     sh, sw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     padding = draw(st.sampled_from(['SAME', 'VALID']))
     dtype = draw(st.sampled_from([np.float32, np.float16, np.float64]))
+    # a window wider than the input: TF 2.21's CPU pooling can die with a floating-point exception there
+    hypothesis.assume(kh <= h and kw <= w)
     return (2, h, w, 3), {'ksize': [1, kh, kw, 1], 'strides': [1, sh, sw, 1], 'padding': padding}, dtype
 
 
