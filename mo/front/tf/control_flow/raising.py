@@ -1,0 +1,61 @@
+"""The driver: raise conditionals and loop frames, innermost first, until none is left."""
+from mo.front.tf.control_flow.conds import find_innermost_cond, is_cond_switch, raise_cond
+from mo.front.tf.control_flow.flat_graph import FlatGraph, assign_frames
+from mo.front.tf.control_flow.loops import LOOP_OPS, raise_loop
+from mo.utils.error import Error
+
+#: the op types of lowered control flow
+CONTROL_FLOW_OPS = frozenset(LOOP_OPS)
+
+
+def has_control_flow(graph_def) -> bool:
+    """Whether ``graph_def`` has lowered control flow (one scan over the op types)."""
+    return any(node.op in CONTROL_FLOW_OPS for node in graph_def.node)
+
+
+def _innermost_frame(flat: FlatGraph):
+    """(frame, member names) of a deepest loop frame free of unraised conditionals, or None."""
+    frames = assign_frames(flat)
+    members = {}
+    for name, frame in frames.items():
+        if frame:
+            members.setdefault(frame, []).append(name)
+    blocked = {frame for frame, names in members.items() if any(is_cond_switch(flat, n) for n in names)}
+    for frame in sorted(members, key=lambda f: -len(f)):
+        if frame in blocked or any(len(other) > len(frame) and other[:len(frame)] == frame for other in members):
+            continue
+        return frame, members[frame]
+    return None
+
+
+def raise_control_flow(graph_def) -> int:
+    """Rewrite ``graph_def`` (a GraphDef message, edited in place) into functional control flow.
+
+    Returns how many loops and conditionals were raised. A construct mo cannot express is an
+    ``Error`` naming the loop frame (or the predicate) and the node.
+    """
+    flat = FlatGraph(graph_def)
+    library = graph_def.library
+    library_names = {f.signature.name for f in library.function}
+    functions = {f.signature.name: f for f in library.function}
+    count = 0
+    while True:
+        cond = find_innermost_cond(flat)
+        if cond is not None:
+            new = raise_cond(flat, cond, library_names, functions)
+        else:
+            found = _innermost_frame(flat)
+            if found is None:
+                break
+            new = raise_loop(flat, found[0], found[1], library_names, functions)
+        for fdef in new:
+            library.function.append(fdef)
+            functions[fdef.signature.name] = library.function[-1]
+        count += 1
+    left = [n for n in flat.nodes if flat.op(n) in CONTROL_FLOW_OPS]
+    if left:
+        frame = assign_frames(flat).get(left[0]) or ()
+        raise Error('Control flow mo cannot raise: node "{}" ({}){}', left[0], flat.op(left[0]),
+                    ' in loop frame "{}"'.format(frame[-1]) if frame else '')
+    flat.write_back()
+    return count
