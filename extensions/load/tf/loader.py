@@ -87,6 +87,15 @@ def canonical_order(graph_def):
     return [nodes[name] for name in order]
 
 
+def raise_lowered_control_flow(graph_def) -> None:
+    """Lowered loops and conditionals become While/If nodes, so that the graph is built from the
+    functional form only (see ``mo.front.tf.control_flow``). One scan when there is none."""
+    from mo.front.tf.control_flow import has_control_flow, raise_control_flow
+    if has_control_flow(graph_def):
+        count = raise_control_flow(graph_def)
+        log.info('[ mo ] raised {} lowered loop(s) and conditional(s) to While/If'.format(count))
+
+
 class TFLoader(LoadReplacementPattern):
     """Reads ``--input_model`` (binary or text GraphDef) into the graph."""
     id = 'TFLoader'
@@ -108,6 +117,7 @@ class TFLoader(LoadReplacementPattern):
             graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
             contents = const_contents(data) if binary else None
+        raise_lowered_control_flow(graph_def)
         order = canonical_order(graph_def)
         graph_def_to_graph(graph_def, graph, node_order=order, const_contents=contents)
         if order is None:  # a topological order exists exactly when there is no cycle: name it

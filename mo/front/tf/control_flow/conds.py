@@ -49,7 +49,7 @@ def _region(flat: FlatGraph, switch: str, port: int) -> Region:
 
 def _canonical(flat: FlatGraph, tensor: Tensor) -> Tensor:
     seen = set()
-    while flat.op(tensor.node) == 'Identity' and tensor.node not in seen:
+    while flat.op(tensor.node) == 'Identity' and flat.data_inputs(tensor.node) and tensor.node not in seen:
         seen.add(tensor.node)
         tensor = flat.data_inputs(tensor.node)[0]
     return tensor

@@ -13,6 +13,25 @@ def has_control_flow(graph_def) -> bool:
     return any(node.op in CONTROL_FLOW_OPS for node in graph_def.node)
 
 
+#: data inputs each control-flow op must have (Merge: at least one)
+_ARITY = {'Enter': 1, 'Exit': 1, 'NextIteration': 1, 'LoopCond': 1, 'Switch': 2}
+
+
+def _well_formed(flat: FlatGraph) -> bool:
+    """Whether every input names a node; a control-flow node with the wrong inputs is an Error."""
+    for name, pb in flat.nodes.items():
+        inputs = flat.inputs(name)
+        if any(src not in flat.nodes for src, _ in inputs):
+            return False
+        if pb.op in CONTROL_FLOW_OPS:
+            count = sum(1 for _, port in inputs if port is not None)
+            expected = _ARITY.get(pb.op)
+            if (expected is not None and count != expected) or (expected is None and count < 1):
+                raise Error('Node "{}" ({}) has {} data input(s), expected {}', name, pb.op, count,
+                            expected if expected is not None else 'at least one')
+    return True
+
+
 def _innermost_frame(flat: FlatGraph):
     """(frame, member names) of a deepest loop frame free of unraised conditionals, or None."""
     frames = assign_frames(flat)
@@ -35,9 +54,10 @@ def raise_control_flow(graph_def) -> int:
     ``Error`` naming the loop frame (or the predicate) and the node.
     """
     flat = FlatGraph(graph_def)
-    library = graph_def.library
-    library_names = {f.signature.name for f in library.function}
-    functions = {f.signature.name: f for f in library.function}
+    if not _well_formed(flat):
+        return 0  # the loader reports dangling inputs itself, naming them
+    library_names = {f.signature.name for f in graph_def.library.function}
+    functions = {f.signature.name: f for f in graph_def.library.function}
     count = 0
     while True:
         cond = find_innermost_cond(flat)
@@ -49,13 +69,14 @@ def raise_control_flow(graph_def) -> int:
                 break
             new = raise_loop(flat, found[0], found[1], library_names, functions)
         for fdef in new:
-            library.function.append(fdef)
-            functions[fdef.signature.name] = library.function[-1]
+            graph_def.library.function.append(fdef)
+            functions[fdef.signature.name] = graph_def.library.function[-1]
         count += 1
     left = [n for n in flat.nodes if flat.op(n) in CONTROL_FLOW_OPS]
     if left:
         frame = assign_frames(flat).get(left[0]) or ()
         raise Error('Control flow mo cannot raise: node "{}" ({}){}', left[0], flat.op(left[0]),
                     ' in loop frame "{}"'.format(frame[-1]) if frame else '')
-    flat.write_back()
+    if count:
+        flat.write_back()
     return count
