@@ -54,7 +54,8 @@ def _loop_vars(flat: FlatGraph, members, where: str):
             raise Error('{}: node "{}" (Enter) is neither loop-invariant nor merged with a NextIteration', where,
                         name)
     if not any(v.exit for v in variables):
-        raise Error('{}: the loop has no Exit node, so nothing reads its result', where)
+        raise Error('{}: the loop of node "{}" (LoopCond) has no Exit node, so nothing reads its result', where,
+                    loop_cond)
     return loop_cond, variables, invariants
 
 
