@@ -1,6 +1,6 @@
 """``mo transform`` keeps lowered loops and conditionals (GraphDef in, GraphDef out, no raising):
 each transform gives the node set TensorFlow's own Graph Transform Tool gives, and the result
-computes what the original computes in TensorFlow."""
+computes in TensorFlow what TF's tool's result computes."""
 import re
 from collections import Counter
 
@@ -17,7 +17,14 @@ MODELS = ('v1_while_input_trip_count', 'v1_nested_while', 'v1_conds', 'v1_dynami
 TRANSFORMS = ('strip_unused_nodes', 'fold_constants', 'fold_constants(ignore_errors=true)',
               'sort_by_execution_order', 'remove_nodes(op=Identity)', 'remove_nodes(op=Identity, op=CheckNumerics)',
               'fold_batch_norms', 'fold_old_batch_norms', 'merge_duplicate_nodes', 'remove_control_dependencies',
-              'strip_unused_nodes fold_constants(ignore_errors=true) sort_by_execution_order')
+              'strip_unused_nodes fold_constants(ignore_errors=true) sort_by_execution_order',
+              'add_default_attributes', 'remove_attribute(attribute_name=_class)', 'remove_device',
+              'set_device(device="/cpu:0")', 'backport_concatv2', 'flatten_atrous_conv', 'fuse_pad_and_conv',
+              'fuse_resize_pad_and_conv', 'obfuscate_names', 'quantize_weights(minimum_size=1)',
+              'round_weights(num_steps=16)', 'sparsify_gather', 'insert_logging(op=Exit)',
+              'rename_op(old_op_name=Tanh, new_op_name=Sigmoid)')
+# quantize_nodes is left out: mo's keeps some ops float where TF's tool writes graphs its own
+# kernels cannot run (see extensions/transforms/quantize_nodes.py), so the node sets differ by design
 
 
 def _mo_transform(data: bytes, inputs, outputs, transforms: str) -> bytes:
@@ -55,20 +62,23 @@ def test_transform_keeps_the_loops_as_tensorflows_tool_does(model, transforms):
     # mo's fold_constants keeps a folded node's name where TF invents "name/_0__cf__0" (documented)
     expected_nodes = {re.sub(r'/_\d+__cf__\d+$', '', n.name): n.op for n in graph_def_from(expected).node}
     actual_nodes = {n.name: n.op for n in graph_def_from(actual).node}
-    if transforms == 'merge_duplicate_nodes':
+    if transforms in ('merge_duplicate_nodes', 'obfuscate_names'):
         # which duplicate survives a second round of merging follows the order of TF's node hashes;
         # what survives does not
         assert Counter(actual_nodes.values()) == Counter(expected_nodes.values())
     else:
         assert actual_nodes == expected_nodes
     for feeds in model.feeds:
-        reference = run_tf(model.graph_def, feeds, model.outputs)
         try:
-            run_tf(expected, feeds, model.outputs)
+            reference = run_tf(expected, feeds, model.outputs)
         except (tf.errors.OpError, ValueError):
             # TF's tool breaks this graph too (remove_control_dependencies takes constants out of
             # their frames; remove_nodes(op=Identity) keeps colocation with removed nodes): the
             # node sets above are the whole comparison
+            continue
+        if any(np.isnan(r).any() for r in reference):
+            # TF's Dequantize turns the range [0, FLT_MIN] that quantize_weights gives an all-zero
+            # constant (Keras' initial LSTM state) into NaN: no reference to compare with
             continue
         for r, g in zip(reference, run_tf(actual, feeds, model.outputs)):
             np.testing.assert_allclose(g, r, rtol=1e-6, atol=1e-6)
