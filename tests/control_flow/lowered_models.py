@@ -140,9 +140,13 @@ def v1_bidirectional_dynamic_rnn_lstm():
 
 
 def _keras_rnn(layer_class, **kwargs):
+    return _keras_model([layer_class(4, unroll=False, **kwargs)])
+
+
+def _keras_model(layers):
     tf = _tf()
     tf.keras.utils.set_random_seed(3)
-    model = tf.keras.Sequential([tf.keras.Input((None, 3)), layer_class(4, unroll=False, **kwargs)])
+    model = tf.keras.Sequential([tf.keras.Input((None, 3))] + layers)
     graph_def, inputs, outputs = _frozen_v2(lambda x: model(x), tf.TensorSpec([2, None, 3], tf.float32))
     feeds = [{inputs[0]: _x([2, k, 3], k)} for k in (1, 6)]
     return Lowered(graph_def, feeds, outputs)
@@ -154,6 +158,22 @@ def keras_lstm():
 
 def keras_gru():
     return _keras_rnn(_tf().keras.layers.GRU)
+
+
+def keras_bidirectional_gru():
+    tf = _tf()
+    return _keras_model([tf.keras.layers.Bidirectional(tf.keras.layers.GRU(4, return_sequences=True))])
+
+
+def keras_masked_lstm():
+    """Embedding(mask_zero=True) + LSTM: the mask selects inside the loop body."""
+    tf = _tf()
+    tf.keras.utils.set_random_seed(4)
+    model = tf.keras.Sequential([tf.keras.Input((None,), dtype='int32'),
+                                 tf.keras.layers.Embedding(10, 3, mask_zero=True), tf.keras.layers.LSTM(4)])
+    graph_def, inputs, outputs = _frozen_v2(lambda x: model(x), tf.TensorSpec([2, None], tf.int32))
+    tokens = np.array([[3, 1, 4, 1, 5, 9], [2, 6, 5, 0, 0, 0]], np.int32)
+    return Lowered(graph_def, [{inputs[0]: tokens[:, :k]} for k in (1, 6)], outputs)
 
 
 def map_fn_lowered():
@@ -180,6 +200,24 @@ def tf2_while_and_cond_lowered():
     return Lowered(graph_def, feeds, outputs)
 
 
+def tf2_conds_inside_loops():
+    """Lowered conds (one nested) in a while body and in a map_fn body."""
+    tf = _tf()
+
+    def fn(x, n):
+        def body(i, a):
+            return i + 1, tf.cond(i % 2 == 0, lambda: a + 1.0,
+                                  lambda: tf.cond(i > 2, lambda: a * 0.5, lambda: a - x))
+        _, looped = tf.while_loop(lambda i, a: i < n, body, [0, x])
+        mapped = tf.map_fn(lambda r: tf.cond(r > 0, lambda: r * 2.0, lambda: -r), x)
+        return looped, mapped
+
+    graph_def, inputs, outputs = _frozen_v2(fn, tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32))
+    feeds = [{inputs[0]: _x([4]), inputs[1]: np.int32(k)} for k in (0, 3, 6)]
+    return Lowered(graph_def, feeds, outputs)
+
+
 ALL = {f.__name__: f for f in (v1_while_input_trip_count, v1_nested_while, v1_conds, v1_constant_predicate_cond,
                                v1_dynamic_rnn_gru, v1_bidirectional_dynamic_rnn_lstm, keras_lstm, keras_gru,
-                               map_fn_lowered, tf2_while_and_cond_lowered)}
+                               keras_bidirectional_gru, keras_masked_lstm,
+                               map_fn_lowered, tf2_while_and_cond_lowered, tf2_conds_inside_loops)}
