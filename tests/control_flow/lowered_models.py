@@ -217,7 +217,19 @@ def tf2_conds_inside_loops():
     return Lowered(graph_def, feeds, outputs)
 
 
+def tf2_switch_case_lowered():
+    """tf.switch_case lowered to _SwitchN/Merge; index 7 is out of range and takes the last branch."""
+    tf = _tf()
+
+    def fn(x, k):
+        return tf.switch_case(k, [lambda: x + 1.0, lambda: tf.exp(x) * 2.0, lambda: -x])
+
+    graph_def, inputs, outputs = _frozen_v2(fn, tf.TensorSpec([3], tf.float32), tf.TensorSpec([], tf.int32))
+    return Lowered(graph_def, [{inputs[0]: _x([3]), inputs[1]: np.int32(k)} for k in (0, 1, 2, 7)], outputs)
+
+
 ALL = {f.__name__: f for f in (v1_while_input_trip_count, v1_nested_while, v1_conds, v1_constant_predicate_cond,
                                v1_dynamic_rnn_gru, v1_bidirectional_dynamic_rnn_lstm, keras_lstm, keras_gru,
                                keras_bidirectional_gru, keras_masked_lstm,
-                               map_fn_lowered, tf2_while_and_cond_lowered, tf2_conds_inside_loops)}
+                               map_fn_lowered, tf2_while_and_cond_lowered, tf2_conds_inside_loops,
+                               tf2_switch_case_lowered)}

@@ -46,7 +46,7 @@ def test_raised_graph_gives_the_outputs_of_the_lowered_one(model):
 
 
 def test_raised_functions_match_their_call_sites(model):
-    """Each While's cond/body take and return its T; each If's branches take Tin and return Tout."""
+    """Each While's cond/body take and return its T; If/Case branches take Tin and return Tout."""
     _, lowered = model
     graph_def, _ = _raised(lowered.graph_def)
     functions = {f.signature.name: f for f in graph_def.library.function}
@@ -60,9 +60,11 @@ def test_raised_functions_match_their_call_sites(model):
             assert [a.type for a in body.signature.input_arg] == types
             assert [a.type for a in body.signature.output_arg] == types
             assert len(node.attr['output_shapes'].list.shape) == len(types)
-        elif node.op == 'If':
-            for branch in ('then_branch', 'else_branch'):
-                fdef = functions[node.attr[branch].func.name]
+        elif node.op in ('If', 'Case'):
+            names = [f.name for f in node.attr['branches'].list.func] if node.op == 'Case' else \
+                [node.attr[branch].func.name for branch in ('then_branch', 'else_branch')]
+            for name in names:
+                fdef = functions[name]
                 assert [a.type for a in fdef.signature.input_arg] == list(node.attr['Tin'].list.type)
                 assert [a.type for a in fdef.signature.output_arg] == list(node.attr['Tout'].list.type)
                 assert sorted(fdef.ret) == sorted(a.name for a in fdef.signature.output_arg)
@@ -82,21 +84,23 @@ def test_the_attributes_are_those_tensorflow_writes_for_functional_control_flow(
 
     def fn(x, n):
         _, y = tf.while_loop(lambda i, a: i < n, lambda i, a: (i + 1, a * 2.0), [0, x])
-        return y, tf.cond(n > 2, lambda: x + 1.0, lambda: x * 3.0)
+        return y, tf.cond(n > 2, lambda: x + 1.0, lambda: x * 3.0), tf.switch_case(n, [lambda: x, lambda: -x])
 
     concrete = tf.function(fn).get_concrete_function(tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32))
     functional = convert_variables_to_constants_v2(concrete, lower_control_flow=False).graph.as_graph_def()
     tf_attrs = {}
-    for node in functional.node:
+    # the freezing lowers Case even with lower_control_flow=False: its Case is in the traced graph
+    for node in list(functional.node) + list(concrete.graph.as_graph_def().node):
         tf_attrs.setdefault(node.op.replace('Stateless', ''), set()).update(node.attr.keys())
     lowered = convert_variables_to_constants_v2(concrete).graph.as_graph_def().SerializeToString()
     graph_def, _ = _raised(lowered)
-    ours = {n.op: set(n.attr.keys()) for n in graph_def.node if n.op in ('While', 'If')}
-    assert set(ours) == {'While', 'If'}
+    ours = {n.op: set(n.attr.keys()) for n in graph_def.node if n.op in ('While', 'If', 'Case')}
+    assert set(ours) == {'While', 'If', 'Case'}
     for op, keys in ours.items():
         assert keys <= tf_attrs[op], (op, keys - tf_attrs[op])
     assert {'T', 'cond', 'body', 'output_shapes', 'parallel_iterations', '_num_original_outputs'} <= ours['While']
     assert {'Tcond', 'Tin', 'Tout', 'then_branch', 'else_branch', 'output_shapes'} <= ours['If']
+    assert {'Tin', 'Tout', 'branches', 'output_shapes'} <= ours['Case']
 
 
 def test_a_graph_without_control_flow_is_left_alone():
@@ -120,3 +124,20 @@ def test_the_loader_builds_the_graph_from_the_functional_form():
     assert 'While' in ops and not ops & CONTROL_FLOW_OPS
     names = {f.signature.name for f in graph.graph['tf_library'].function}
     assert len(names) == 4  # cond and body of the outer and of the inner loop
+
+
+@pytest.mark.parametrize('index', [1, 9])
+def test_a_constant_case_index_leaves_the_taken_branch_only(index):
+    """A lowered switch_case on a constant index: no Case, the branch _SwitchN routes to (the last
+    one for an index out of range)."""
+    from tests.control_flow.lowered_models import _frozen_v2
+    data, inputs, outputs = _frozen_v2(
+        lambda x: tf.switch_case(tf.constant(index), [lambda: x + 1.0, lambda: tf.exp(x), lambda: tf.sqrt(x)]),
+        tf.TensorSpec([3], tf.float32))
+    graph_def, count = _raised(data)
+    ops = _ops(graph_def)
+    assert count == 1 and 'Case' not in ops and not ops & CONTROL_FLOW_OPS
+    assert ('Exp' in ops) == (index == 1) and ('Sqrt' in ops) == (index != 1)
+    feeds = {inputs[0]: np.array([0.5, 2.0, 3.0], np.float32)}
+    with TFRunner(data) as reference, TFRunner(graph_def.SerializeToString()) as raised:
+        np.testing.assert_array_equal(raised.run(feeds, outputs)[0], reference.run(feeds, outputs)[0])

@@ -1,9 +1,11 @@
-"""Lowered conditionals (``Switch``/``Merge`` outside loop structure) become ``If`` nodes.
+"""Lowered conditionals become ``If`` nodes, lowered ``Case``s (``_SwitchN``) ``Case`` nodes.
 
-The Switches of one conditional share a predicate (up to Identity nodes) and their two output
-regions, followed forward up to the Merges, overlap; the Merges read one tensor of each region.
-Conditionals are raised innermost first: a region that still holds another Switch, or loop
-structure, waits until that has been raised.
+A lowered conditional routes each input through a ``Switch`` (``_SwitchN`` for a Case) on the
+predicate (branch index); what each output port feeds, followed forward up to the ``Merge``
+nodes, is one branch; each Merge takes one tensor of every branch. The Switches of one
+conditional share the predicate (up to Identity nodes) and their branches overlap.
+Conditionals are raised innermost first: a branch that still holds another Switch, or loop
+structure, waits until that has been raised. A constant predicate leaves the taken branch only.
 """
 import collections
 
@@ -13,16 +15,26 @@ from mo.front.tf.proto import NodeDef
 from mo.front.tf.tensor import tensor_to_numpy
 from mo.utils.error import Error
 
-DT_BOOL = 10
-_BLOCKING = ('Switch', 'Enter', 'Exit', 'NextIteration', 'LoopCond')
+DT_BOOL, DT_INT32 = 10, 3
+SWITCH_OPS = ('Switch', '_SwitchN')
+_BLOCKING = SWITCH_OPS + ('Enter', 'Exit', 'NextIteration', 'LoopCond')
 
 Region = collections.namedtuple('Region', 'nodes merges blocked')
-Cond = collections.namedtuple('Cond', 'pred switches then_nodes else_nodes merges')
+#: ``branches``: one set of nodes per branch, in the order of the raised op's functions
+#: (If: then, else; Case: branch 0, 1, ...); ``ports``: the Switch output of each branch
+Cond = collections.namedtuple('Cond', 'pred switches ports branches merges')
 
 
 def is_cond_switch(flat: FlatGraph, name: str) -> bool:
-    """A Switch that is not a loop's (a loop's Switch is predicated on a LoopCond)."""
-    return flat.op(name) == 'Switch' and flat.op(flat.data_inputs(name)[1].node) != 'LoopCond'
+    """A Switch or _SwitchN that is not a loop's (a loop's Switch is predicated on a LoopCond)."""
+    return flat.op(name) in SWITCH_OPS and flat.op(flat.data_inputs(name)[1].node) != 'LoopCond'
+
+
+def branch_ports(flat: FlatGraph, switch: str) -> list:
+    """The switch's output port of each branch: If's then (port 1) and else (port 0), Case's 0..n-1."""
+    if flat.op(switch) == 'Switch':
+        return [1, 0]
+    return list(range(flat.nodes[switch].attr['num_outs'].i))
 
 
 def _region(flat: FlatGraph, switch: str, port: int) -> Region:
@@ -60,9 +72,10 @@ def find_innermost_cond(flat: FlatGraph):
     switches = [n for n in flat.nodes if is_cond_switch(flat, n)]
     if not switches:
         return None
-    regions = {s: (_region(flat, s, 1), _region(flat, s, 0)) for s in switches}
-    preds = {s: _canonical(flat, flat.data_inputs(s)[1]) for s in switches}
-    # union the Switches of one predicate whose regions overlap
+    ports = {s: branch_ports(flat, s) for s in switches}
+    regions = {s: [_region(flat, s, port) for port in ports[s]] for s in switches}
+    # Switches on one predicate whose branches overlap belong to one conditional
+    keys = {s: (_canonical(flat, flat.data_inputs(s)[1]), flat.op(s), len(ports[s])) for s in switches}
     parent = {s: s for s in switches}
 
     def root(s):
@@ -73,89 +86,105 @@ def find_innermost_cond(flat: FlatGraph):
 
     owner = {}
     for s in switches:
-        t, f = regions[s]
-        for name in t.nodes | f.nodes | t.merges | f.merges:
-            key = (preds[s], name)
-            if key in owner:
-                parent[root(s)] = root(owner[key])
-            else:
-                owner[key] = s
+        for region in regions[s]:
+            for name in region.nodes | region.merges:
+                key = (keys[s], name)
+                if key in owner:
+                    parent[root(s)] = root(owner[key])
+                else:
+                    owner[key] = s
     groups = collections.OrderedDict()
     for s in switches:
         groups.setdefault(root(s), []).append(s)
     for members in groups.values():
-        if any(regions[s][0].blocked or regions[s][1].blocked for s in members):
+        if any(region.blocked for s in members for region in regions[s]):
             continue
-        then_nodes = set().union(*(regions[s][0].nodes for s in members))
-        else_nodes = set().union(*(regions[s][1].nodes for s in members))
-        merges = set().union(*(regions[s][0].merges | regions[s][1].merges for s in members))
-        return Cond(flat.data_inputs(members[0])[1], members, then_nodes, else_nodes,
+        branches = [set().union(*(regions[s][k].nodes for s in members)) for k in range(len(ports[members[0]]))]
+        merges = set().union(*(region.merges for s in members for region in regions[s]))
+        return Cond(flat.data_inputs(members[0])[1], members, ports[members[0]], branches,
                     [n for n in flat.nodes if n in merges])
     return None
 
 
-def _merge_sides(flat: FlatGraph, cond: Cond):
-    """Per Merge: (then tensor, else tensor)."""
-    then_ports = {Tensor(s, 1) for s in cond.switches}
-    else_ports = {Tensor(s, 0) for s in cond.switches}
-    sides = []
+def _where(cond: Cond) -> str:
+    return 'Conditional on "{}"'.format(tensor_text(cond.pred))
+
+
+def _merge_inputs(flat: FlatGraph, cond: Cond):
+    """Per Merge: the tensor it takes from each branch, in branch order."""
+    result = []
     for merge in cond.merges:
-        where = 'Conditional on "{}"'.format(tensor_text(cond.pred))
         inputs = flat.data_inputs(merge)
-        then_in = [t for t in inputs if t in then_ports or t.node in cond.then_nodes]
-        else_in = [t for t in inputs if t in else_ports or t.node in cond.else_nodes]
-        if len(inputs) != 2 or len(then_in) != 1 or len(else_in) != 1:
-            raise Error('{}: node "{}" (Merge) does not merge one tensor of each branch', where, merge)
+        chosen = []
+        for port, nodes in zip(cond.ports, cond.branches):
+            mine = [t for t in inputs if t.node in nodes or (t.node in cond.switches and t.port == port)]
+            chosen.append(mine[0] if len(mine) == 1 else None)
+        if len(inputs) != len(cond.ports) or None in chosen:
+            raise Error('{}: node "{}" (Merge) does not merge one tensor of each of the {} branches', _where(cond),
+                        merge, len(cond.ports))
         if any(p == 1 for _, p in flat.consumers(merge)):
-            raise Error('{}: node "{}" (Merge): its value_index output is read, which mo cannot raise', where,
-                        merge)
-        sides.append((then_in[0], else_in[0]))
-    return sides
+            raise Error('{}: node "{}" (Merge): its value_index output is read, which mo cannot raise',
+                        _where(cond), merge)
+        result.append(chosen)
+    return result
 
 
-def _constant_value(flat: FlatGraph, tensor: Tensor):
+def _taken_branch(flat: FlatGraph, cond: Cond):
+    """The index (in ``cond.branches``) of the branch a constant predicate takes, else None."""
+    tensor = _canonical(flat, cond.pred)
     pb = flat.nodes[tensor.node]
     if pb.op != 'Const' or pb.input:
         return None
-    return bool(tensor_to_numpy(pb.attr['value'].tensor).reshape(-1)[0])
+    value = tensor_to_numpy(pb.attr['value'].tensor).reshape(-1)[0]
+    if flat.op(cond.switches[0]) == 'Switch':
+        return 0 if bool(value) else 1
+    index = int(value)
+    return index if 0 <= index < len(cond.ports) else len(cond.ports) - 1  # as _SwitchN routes it
+
+
+def _keep_taken_branch(flat: FlatGraph, cond: Cond, taken: int, merge_inputs) -> None:
+    port = cond.ports[taken]
+    remap = {(s, port): tensor_text(flat.data_inputs(s)[0]) for s in cond.switches}
+    for merge, inputs in zip(cond.merges, merge_inputs):
+        chosen = inputs[taken]
+        if chosen.node in cond.switches:
+            chosen = flat.data_inputs(chosen.node)[0]
+        remap[(merge, 0)] = tensor_text(chosen)
+        remap[(merge, None)] = '^' + chosen.node
+    dropped = set(cond.switches) | set(cond.merges)
+    for k, nodes in enumerate(cond.branches):
+        if k != taken:
+            dropped |= nodes
+    flat.replace(dropped, [], remap, _where(cond))
 
 
 def raise_cond(flat: FlatGraph, cond: Cond, library_names: set, functions: dict):
-    """Replace ``cond`` by an If node (returns its two functions) or, for a constant predicate, by the
-    taken branch (returns an empty list)."""
-    where = 'Conditional on "{}"'.format(tensor_text(cond.pred))
-    sides = _merge_sides(flat, cond)
-    taken = _constant_value(flat, _canonical(flat, cond.pred))
+    """Replace ``cond`` by an If or Case node (returns its branch functions) or, for a constant
+    predicate, by the taken branch (returns an empty list)."""
+    merge_inputs = _merge_inputs(flat, cond)
+    taken = _taken_branch(flat, cond)
     if taken is not None:
-        port = 1 if taken else 0
-        remap = {}
-        for s in cond.switches:
-            remap[(s, port)] = tensor_text(flat.data_inputs(s)[0])
-        for merge, (then_t, else_t) in zip(cond.merges, sides):
-            chosen = then_t if taken else else_t
-            if chosen.node in cond.switches:
-                chosen = flat.data_inputs(chosen.node)[0]
-            remap[(merge, 0)] = tensor_text(chosen)
-            remap[(merge, None)] = '^' + chosen.node
-        dropped = set(cond.switches) | set(cond.merges) | (cond.else_nodes if taken else cond.then_nodes)
-        flat.replace(dropped, [], remap, where)
+        _keep_taken_branch(flat, cond, taken, merge_inputs)
         return []
 
+    is_if = flat.op(cond.switches[0]) == 'Switch'
     args = [Arg('input_{}'.format(i), flat.nodes[s].attr['T'].type) for i, s in enumerate(cond.switches)]
-    rets_types = [flat.nodes[m].attr['T'].type for m in cond.merges]
-    base = cond.merges[0].rpartition('/')[0] or 'cond'
-    functions_out = []
-    for side, port, nodes in (('then', 1, cond.then_nodes), ('else', 0, cond.else_nodes)):
+    out_types = [flat.nodes[m].attr['T'].type for m in cond.merges]
+    base = cond.merges[0].rpartition('/')[0] if cond.merges else ''
+    base = base or ('cond' if is_if else 'case')
+    labels = ['then', 'else'] if is_if else ['branch{}'.format(k) for k in range(len(cond.ports))]
+    branches = []
+    for k, (port, nodes, label) in enumerate(zip(cond.ports, cond.branches, labels)):
         boundary = {Tensor(s, port): a.name for s, a in zip(cond.switches, args)}
-        rets = [(Arg('output_{}'.format(k), dtype), pair[0 if port else 1])
-                for k, (dtype, pair) in enumerate(zip(rets_types, sides))]
-        builder = FunctionBuilder(flat, functions, '{}, its {} branch'.format(where, side), nodes, boundary,
-                                  cond.switches)
-        functions_out.append(builder.build(function_name('{}_{}_branch'.format(base, side), library_names),
-                                           args, rets))
+        rets = [(Arg('output_{}'.format(j), dtype), inputs[k])
+                for j, (dtype, inputs) in enumerate(zip(out_types, merge_inputs))]
+        builder = FunctionBuilder(flat, functions, '{}, its {} branch'.format(_where(cond), label), nodes,
+                                  boundary, cond.switches)
+        branches.append(builder.build(function_name('{}_{}_branch'.format(base, label), library_names),
+                                      args, rets))
     node = NodeDef()
     node.name = flat.unique_name(base)
-    node.op = 'If'
+    node.op = 'If' if is_if else 'Case'
     node.device = flat.nodes[cond.switches[0]].device
     node.input.append(tensor_text(cond.pred))
     controls = []
@@ -163,17 +192,21 @@ def raise_cond(flat: FlatGraph, cond: Cond, library_names: set, functions: dict)
         node.input.append(tensor_text(flat.data_inputs(s)[0]))
         controls.extend('^' + src for src, p in flat.inputs(s) if p is None and '^' + src not in controls)
     node.input.extend(controls)
-    node.attr['Tcond'].type = DT_BOOL
+    if is_if:
+        node.attr['Tcond'].type = DT_BOOL
+        node.attr['then_branch'].func.name = branches[0].signature.name
+        node.attr['else_branch'].func.name = branches[1].signature.name
+    else:
+        for fdef in branches:
+            node.attr['branches'].list.func.add().name = fdef.signature.name
     node.attr['Tin'].list.type.extend([a.dtype for a in args])
-    node.attr['Tout'].list.type.extend(rets_types)
-    node.attr['then_branch'].func.name = functions_out[0].signature.name
-    node.attr['else_branch'].func.name = functions_out[1].signature.name
-    for _ in rets_types:
+    node.attr['Tout'].list.type.extend(out_types)
+    for _ in out_types:
         node.attr['output_shapes'].list.shape.add().unknown_rank = True
     remap = {}
     for k, merge in enumerate(cond.merges):
         remap[(merge, 0)] = tensor_text(Tensor(node.name, k))
         remap[(merge, None)] = '^' + node.name
-    removed = set(cond.switches) | set(cond.merges) | cond.then_nodes | cond.else_nodes
-    flat.replace(removed, [node], remap, where)
-    return functions_out
+    removed = set(cond.switches) | set(cond.merges) | set().union(*cond.branches)
+    flat.replace(removed, [node], remap, _where(cond))
+    return branches

@@ -5,7 +5,7 @@ from mo.front.tf.control_flow.loops import LOOP_OPS, raise_loop
 from mo.utils.error import Error
 
 #: the op types of lowered control flow
-CONTROL_FLOW_OPS = frozenset(LOOP_OPS)
+CONTROL_FLOW_OPS = frozenset(LOOP_OPS + ('_SwitchN',))
 
 
 def has_control_flow(graph_def) -> bool:
@@ -14,7 +14,7 @@ def has_control_flow(graph_def) -> bool:
 
 
 #: data inputs each control-flow op must have (Merge: at least one)
-_ARITY = {'Enter': 1, 'Exit': 1, 'NextIteration': 1, 'LoopCond': 1, 'Switch': 2}
+_ARITY = {'Enter': 1, 'Exit': 1, 'NextIteration': 1, 'LoopCond': 1, 'Switch': 2, '_SwitchN': 2}
 
 
 def _well_formed(flat: FlatGraph) -> bool:
