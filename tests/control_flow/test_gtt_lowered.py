@@ -13,7 +13,7 @@ from tests.control_flow import lowered_models  # noqa: E402
 from tests.support.oracles import GTTError, graph_def_from, run_tf, run_tf_gtt  # noqa: E402
 
 MODELS = ('v1_while_input_trip_count', 'v1_nested_while', 'v1_conds', 'v1_dynamic_rnn_gru', 'keras_lstm',
-          'tf2_while_and_cond_lowered')
+          'tf2_while_and_cond_lowered', 'tf2_switch_case_lowered')
 TRANSFORMS = ('strip_unused_nodes', 'fold_constants', 'fold_constants(ignore_errors=true)',
               'sort_by_execution_order', 'remove_nodes(op=Identity)', 'remove_nodes(op=Identity, op=CheckNumerics)',
               'fold_batch_norms', 'fold_old_batch_norms', 'merge_duplicate_nodes', 'remove_control_dependencies',
