@@ -22,7 +22,12 @@ _BLOCKING = SWITCH_OPS + ('Enter', 'Exit', 'NextIteration', 'LoopCond')
 Region = collections.namedtuple('Region', 'nodes merges blocked')
 #: ``branches``: one set of nodes per branch, in the order of the raised op's functions
 #: (If: then, else; Case: branch 0, 1, ...); ``ports``: the Switch output of each branch
-Cond = collections.namedtuple('Cond', 'pred switches ports branches merges')
+Cond = collections.namedtuple('Cond', 'switches ports branches merges')
+
+
+def _pred(flat: FlatGraph, cond: Cond) -> Tensor:
+    """The predicate (branch index), read now: raising another conditional may have rewired it."""
+    return flat.data_inputs(cond.switches[0])[1]
 
 
 def is_cond_switch(flat: FlatGraph, name: str) -> bool:
@@ -67,11 +72,16 @@ def _canonical(flat: FlatGraph, tensor: Tensor) -> Tensor:
     return tensor
 
 
-def find_innermost_cond(flat: FlatGraph):
-    """One conditional whose branches hold no other control flow, or None."""
-    switches = [n for n in flat.nodes if is_cond_switch(flat, n)]
+def find_innermost_conds(flat: FlatGraph, strict: bool = False) -> list:
+    """The conditionals whose branches hold no other control flow (disjoint, in file order).
+
+    Switches whose Merges also take tensors from elsewhere are part of a conditional whose other
+    Switches still wait behind inner control flow: they are left for a later round, or, when
+    ``strict``, reported as an Error.
+    """
+    switches = [n for n, pb in flat.nodes.items() if pb.op in SWITCH_OPS and is_cond_switch(flat, n)]
     if not switches:
-        return None
+        return []
     ports = {s: branch_ports(flat, s) for s in switches}
     regions = {s: [_region(flat, s, port) for port in ports[s]] for s in switches}
     # Switches on one predicate whose branches overlap belong to one conditional
@@ -96,22 +106,25 @@ def find_innermost_cond(flat: FlatGraph):
     groups = collections.OrderedDict()
     for s in switches:
         groups.setdefault(root(s), []).append(s)
+    found = []
     for members in groups.values():
         if any(region.blocked for s in members for region in regions[s]):
             continue
         branches = [set().union(*(regions[s][k].nodes for s in members)) for k in range(len(ports[members[0]]))]
         merges = set().union(*(region.merges for s in members for region in regions[s]))
-        return Cond(flat.data_inputs(members[0])[1], members, ports[members[0]], branches,
-                    [n for n in flat.nodes if n in merges])
-    return None
+        cond = Cond(members, ports[members[0]], branches, [n for n in flat.nodes if n in merges])
+        if merge_inputs(flat, cond, strict) is not None:
+            found.append(cond)
+    return found
 
 
-def _where(cond: Cond) -> str:
-    return 'Conditional on "{}"'.format(tensor_text(cond.pred))
+def _where(flat: FlatGraph, cond: Cond) -> str:
+    return 'Conditional on "{}"'.format(tensor_text(_pred(flat, cond)))
 
 
-def _merge_inputs(flat: FlatGraph, cond: Cond):
-    """Per Merge: the tensor it takes from each branch, in branch order."""
+def merge_inputs(flat: FlatGraph, cond: Cond, strict: bool = True):
+    """Per Merge: the tensor it takes from each branch, in branch order (None when a Merge does
+    not take one tensor of each branch, an Error if ``strict``)."""
     result = []
     for merge in cond.merges:
         inputs = flat.data_inputs(merge)
@@ -120,18 +133,20 @@ def _merge_inputs(flat: FlatGraph, cond: Cond):
             mine = [t for t in inputs if t.node in nodes or (t.node in cond.switches and t.port == port)]
             chosen.append(mine[0] if len(mine) == 1 else None)
         if len(inputs) != len(cond.ports) or None in chosen:
-            raise Error('{}: node "{}" (Merge) does not merge one tensor of each of the {} branches', _where(cond),
+            if not strict:
+                return None
+            raise Error('{}: node "{}" (Merge) does not merge one tensor of each of the {} branches', _where(flat, cond),
                         merge, len(cond.ports))
         if any(p == 1 for _, p in flat.consumers(merge)):
             raise Error('{}: node "{}" (Merge): its value_index output is read, which mo cannot raise',
-                        _where(cond), merge)
+                        _where(flat, cond), merge)
         result.append(chosen)
     return result
 
 
 def _taken_branch(flat: FlatGraph, cond: Cond):
     """The index (in ``cond.branches``) of the branch a constant predicate takes, else None."""
-    tensor = _canonical(flat, cond.pred)
+    tensor = _canonical(flat, _pred(flat, cond))
     pb = flat.nodes[tensor.node]
     if pb.op != 'Const' or pb.input:
         return None
@@ -142,10 +157,10 @@ def _taken_branch(flat: FlatGraph, cond: Cond):
     return index if 0 <= index < len(cond.ports) else len(cond.ports) - 1  # as _SwitchN routes it
 
 
-def _keep_taken_branch(flat: FlatGraph, cond: Cond, taken: int, merge_inputs) -> None:
+def _keep_taken_branch(flat: FlatGraph, cond: Cond, taken: int, inputs_by_merge) -> set:
     port = cond.ports[taken]
     remap = {(s, port): tensor_text(flat.data_inputs(s)[0]) for s in cond.switches}
-    for merge, inputs in zip(cond.merges, merge_inputs):
+    for merge, inputs in zip(cond.merges, inputs_by_merge):
         chosen = inputs[taken]
         if chosen.node in cond.switches:
             chosen = flat.data_inputs(chosen.node)[0]
@@ -155,17 +170,18 @@ def _keep_taken_branch(flat: FlatGraph, cond: Cond, taken: int, merge_inputs) ->
     for k, nodes in enumerate(cond.branches):
         if k != taken:
             dropped |= nodes
-    flat.replace(dropped, [], remap, _where(cond))
+    return flat.replace(dropped, [], remap, _where(flat, cond))
 
 
 def raise_cond(flat: FlatGraph, cond: Cond, library_names: set, functions: dict):
-    """Replace ``cond`` by an If or Case node (returns its branch functions) or, for a constant
-    predicate, by the taken branch (returns an empty list)."""
-    merge_inputs = _merge_inputs(flat, cond)
+    """Replace ``cond`` by an If or Case node or, for a constant predicate, by the taken branch.
+
+    Returns (the new node's name or None, its branch functions, the names of the nodes deleted).
+    """
+    inputs_by_merge = merge_inputs(flat, cond)
     taken = _taken_branch(flat, cond)
     if taken is not None:
-        _keep_taken_branch(flat, cond, taken, merge_inputs)
-        return []
+        return None, [], _keep_taken_branch(flat, cond, taken, inputs_by_merge)
 
     is_if = flat.op(cond.switches[0]) == 'Switch'
     args = [Arg('input_{}'.format(i), flat.nodes[s].attr['T'].type) for i, s in enumerate(cond.switches)]
@@ -177,8 +193,8 @@ def raise_cond(flat: FlatGraph, cond: Cond, library_names: set, functions: dict)
     for k, (port, nodes, label) in enumerate(zip(cond.ports, cond.branches, labels)):
         boundary = {Tensor(s, port): a.name for s, a in zip(cond.switches, args)}
         rets = [(Arg('output_{}'.format(j), dtype), inputs[k])
-                for j, (dtype, inputs) in enumerate(zip(out_types, merge_inputs))]
-        builder = FunctionBuilder(flat, functions, '{}, its {} branch'.format(_where(cond), label), nodes,
+                for j, (dtype, inputs) in enumerate(zip(out_types, inputs_by_merge))]
+        builder = FunctionBuilder(flat, functions, '{}, its {} branch'.format(_where(flat, cond), label), nodes,
                                   boundary, cond.switches)
         branches.append(builder.build(function_name('{}_{}_branch'.format(base, label), library_names),
                                       args, rets))
@@ -186,7 +202,7 @@ def raise_cond(flat: FlatGraph, cond: Cond, library_names: set, functions: dict)
     node.name = flat.unique_name(base)
     node.op = 'If' if is_if else 'Case'
     node.device = flat.nodes[cond.switches[0]].device
-    node.input.append(tensor_text(cond.pred))
+    node.input.append(tensor_text(_pred(flat, cond)))
     controls = []
     for s in cond.switches:
         node.input.append(tensor_text(flat.data_inputs(s)[0]))
@@ -208,5 +224,4 @@ def raise_cond(flat: FlatGraph, cond: Cond, library_names: set, functions: dict)
         remap[(merge, 0)] = tensor_text(Tensor(node.name, k))
         remap[(merge, None)] = '^' + node.name
     removed = set(cond.switches) | set(cond.merges) | set().union(*cond.branches)
-    flat.replace(removed, [node], remap, _where(cond))
-    return branches
+    return node.name, branches, flat.replace(removed, [node], remap, _where(flat, cond))

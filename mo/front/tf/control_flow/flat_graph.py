@@ -8,7 +8,8 @@ Tensor = collections.namedtuple('Tensor', 'node port')
 
 
 class FlatGraph:
-    """The nodes of one GraphDef (``NodeDef`` messages, edited in place) in file order."""
+    """The nodes of one GraphDef (``NodeDef`` messages, edited in place) in file order, with their
+    parsed inputs and the consumers of every node kept up to date through :meth:`replace`."""
 
     def __init__(self, graph_def):
         self.graph_def = graph_def
@@ -17,24 +18,22 @@ class FlatGraph:
             if pb.name in self.nodes:
                 raise Error('The graph has two nodes named "{}"', pb.name)
             self.nodes[pb.name] = pb
-        self._consumers = None
+        self._inputs = {name: [parse_input(text, name) for text in pb.input] for name, pb in self.nodes.items()}
+        self._consumers = collections.defaultdict(list)
+        for name, inputs in self._inputs.items():
+            for src, port in inputs:
+                self._consumers[src].append((name, port))
 
     # ---- inputs and consumers ------------------------------------------------------------
     def inputs(self, name):
         """(source, port) per input of node ``name``; port None marks a control input."""
-        return [parse_input(text, name) for text in self.nodes[name].input]
+        return self._inputs[name]
 
     def data_inputs(self, name):
-        return [Tensor(s, p) for s, p in self.inputs(name) if p is not None]
+        return [Tensor(s, p) for s, p in self._inputs[name] if p is not None]
 
     def consumers(self, name):
         """(consumer, port) pairs reading node ``name`` (port None: a control edge)."""
-        if self._consumers is None:
-            index = collections.defaultdict(list)
-            for dst in self.nodes:
-                for src, port in self.inputs(dst):
-                    index[src].append((dst, port))
-            self._consumers = index
         return self._consumers.get(name, [])
 
     def op(self, name):
@@ -48,65 +47,73 @@ class FlatGraph:
             name = '{}_{}'.format(base, k)
         return name
 
-    def replace(self, removed, added, remap, where: str):
-        """Delete nodes ``removed``, insert ``added`` where the first removed node stood.
+    def _set_inputs(self, name, texts):
+        for src, port in self._inputs.get(name, ()):
+            self._consumers[src].remove((name, port))
+        pb = self.nodes[name]
+        del pb.input[:]
+        pb.input.extend(texts)
+        self._inputs[name] = [parse_input(text, name) for text in texts]
+        for src, port in self._inputs[name]:
+            self._consumers[src].append((name, port))
+
+    def _delete(self, name):
+        self._set_inputs(name, [])
+        del self.nodes[name]
+        del self._inputs[name]
+
+    def replace(self, removed, added, remap, where: str) -> set:
+        """Delete nodes ``removed``, append ``added``; returns every node deleted.
 
         ``remap`` maps a removed node's (name, port) to the input string that replaces it in
         the remaining nodes (port None: control inputs; a missing entry drops a control input
-        and is an error for a data input). Inputs left without readers are pruned afterwards.
+        and is an error for a data input). Inputs left without readers are pruned afterwards
+        (and returned too).
         """
         removed = set(removed)
         orphans = set()
+        readers = set()
         for name in removed:
-            orphans.update(src for src, _ in self.inputs(name) if src not in removed)
-        for name, pb in self.nodes.items():
-            if name in removed:
-                continue
-            texts, changed = [], False
-            for text in pb.input:
-                src, port = parse_input(text, name)
+            orphans.update(src for src, _ in self._inputs[name] if src not in removed)
+            readers.update(dst for dst, _ in self.consumers(name) if dst not in removed)
+        for name in sorted(readers):
+            texts = []
+            for src, port in self._inputs[name]:
                 if src not in removed:
-                    texts.append(text)
+                    texts.append(format_input(src, port))
                     continue
-                changed = True
                 new = remap.get((src, port))
                 if new is None:
                     if port is None:
                         continue
                     raise Error('{}: node "{}" ({}) reads "{}", which lies inside the construct', where, name,
-                                pb.op, text)
+                                self.op(name), format_input(src, port))
                 if new not in texts:
                     texts.append(new)
-            if changed:
-                # control inputs must follow data inputs
-                data = [t for t in texts if not t.startswith('^')]
-                del pb.input[:]
-                pb.input.extend(data + [t for t in texts if t.startswith('^')])
-        order, inserted = [], False
-        for name, pb in self.nodes.items():
-            if name in removed:
-                if not inserted:
-                    order.extend(added)
-                    inserted = True
-                continue
-            order.append(pb)
-        if not inserted:
-            order.extend(added)
-        self.nodes = collections.OrderedDict((pb.name, pb) for pb in order)
-        self._consumers = None
-        self._prune(orphans)
+            # control inputs must follow data inputs
+            self._set_inputs(name, [t for t in texts if not t.startswith('^')] +
+                             [t for t in texts if t.startswith('^')])
+        for name in removed:
+            self._delete(name)
+        for pb in added:
+            self.nodes[pb.name] = pb
+            self._inputs[pb.name] = []
+            self._set_inputs(pb.name, list(pb.input))
+        return removed | self._prune(orphans)
 
-    def _prune(self, candidates):
+    def _prune(self, candidates) -> set:
         """Drop nodes the rewrite left unread (never Placeholders: they are the model's inputs)."""
+        pruned = set()
         todo = [c for c in candidates if c in self.nodes]
         while todo:
             name = todo.pop()
             if name not in self.nodes or self.op(name) == 'Placeholder' or self.consumers(name):
                 continue
-            sources = [src for src, _ in self.inputs(name)]
-            del self.nodes[name]
-            self._consumers = None
+            sources = [src for src, _ in self._inputs[name]]
+            self._delete(name)
+            pruned.add(name)
             todo.extend(s for s in sources if s in self.nodes)
+        return pruned
 
     def write_back(self):
         del self.graph_def.node[:]

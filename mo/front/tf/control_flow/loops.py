@@ -62,7 +62,7 @@ def _loop_vars(flat: FlatGraph, members, where: str):
 def raise_loop(flat: FlatGraph, frame, members, library_names: set, functions: dict):
     """Replace the nodes of loop frame ``frame`` (``members``) by a While node and two functions.
 
-    Returns the (cond, body) FunctionDefs; ``flat`` is edited in place.
+    Returns (the While node's name, its [cond, body] FunctionDefs, the names of the nodes deleted).
     """
     where = 'Loop frame "{}"'.format(_frame_label(frame))
     loop_cond, variables, invariants = _loop_vars(flat, members, where)
@@ -115,5 +115,4 @@ def raise_loop(flat: FlatGraph, frame, members, library_names: set, functions: d
         if v.exit:
             remap[(v.exit, 0)] = tensor_text(Tensor(node.name, i))
             remap[(v.exit, None)] = '^' + node.name
-    flat.replace(members, [node], remap, where)
-    return cond, body
+    return node.name, [cond, body], flat.replace(members, [node], remap, where)

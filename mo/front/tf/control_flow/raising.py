@@ -1,5 +1,5 @@
 """The driver: raise conditionals and loop frames, innermost first, until none is left."""
-from mo.front.tf.control_flow.conds import find_innermost_cond, is_cond_switch, raise_cond
+from mo.front.tf.control_flow.conds import find_innermost_conds, is_cond_switch, raise_cond
 from mo.front.tf.control_flow.flat_graph import FlatGraph, assign_frames
 from mo.front.tf.control_flow.loops import LOOP_OPS, raise_loop
 from mo.utils.error import Error
@@ -32,11 +32,11 @@ def _well_formed(flat: FlatGraph) -> bool:
     return True
 
 
-def _innermost_frame(flat: FlatGraph):
+def _innermost_frame(flat: FlatGraph, frames: dict):
     """(frame, member names) of a deepest loop frame free of unraised conditionals, or None."""
-    frames = assign_frames(flat)
     members = {}
-    for name, frame in frames.items():
+    for name in flat.nodes:
+        frame = frames[name]
         if frame:
             members.setdefault(frame, []).append(name)
     blocked = {frame for frame, names in members.items() if any(is_cond_switch(flat, n) for n in names)}
@@ -58,23 +58,33 @@ def raise_control_flow(graph_def) -> int:
         return 0  # the loader reports dangling inputs itself, naming them
     library_names = {f.signature.name for f in graph_def.library.function}
     functions = {f.signature.name: f for f in graph_def.library.function}
+    # raising a construct leaves every other node in its frame, so frames are found once; the
+    # node that replaces a construct lives where the construct was entered
+    frames = assign_frames(flat)
     count = 0
     while True:
-        cond = find_innermost_cond(flat)
-        if cond is not None:
-            new = raise_cond(flat, cond, library_names, functions)
-        else:
-            found = _innermost_frame(flat)
+        raised = []
+        for cond in find_innermost_conds(flat):
+            frame = frames[cond.switches[0]]
+            raised.append((frame, raise_cond(flat, cond, library_names, functions)))
+        if not raised:
+            found = _innermost_frame(flat, frames)
             if found is None:
                 break
-            new = raise_loop(flat, found[0], found[1], library_names, functions)
-        for fdef in new:
-            graph_def.library.function.append(fdef)
-            functions[fdef.signature.name] = graph_def.library.function[-1]
-        count += 1
+            raised.append((found[0][:-1], raise_loop(flat, found[0], found[1], library_names, functions)))
+        for frame, (name, new_functions, deleted) in raised:
+            for fdef in new_functions:
+                graph_def.library.function.append(fdef)
+                functions[fdef.signature.name] = graph_def.library.function[-1]
+            for gone in deleted:
+                frames.pop(gone, None)
+            if name is not None:
+                frames[name] = frame
+            count += 1
     left = [n for n in flat.nodes if flat.op(n) in CONTROL_FLOW_OPS]
     if left:
-        frame = assign_frames(flat).get(left[0]) or ()
+        find_innermost_conds(flat, strict=True)  # a conditional's own reason, when there is one
+        frame = frames.get(left[0]) or ()
         raise Error('Control flow mo cannot raise: node "{}" ({}){}', left[0], flat.op(left[0]),
                     ' in loop frame "{}"'.format(frame[-1]) if frame else '')
     if count:
