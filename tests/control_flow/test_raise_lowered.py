@@ -141,3 +141,17 @@ def test_a_constant_case_index_leaves_the_taken_branch_only(index):
     feeds = {inputs[0]: np.array([0.5, 2.0, 3.0], np.float32)}
     with TFRunner(data) as reference, TFRunner(graph_def.SerializeToString()) as raised:
         np.testing.assert_array_equal(raised.run(feeds, outputs)[0], reference.run(feeds, outputs)[0])
+
+
+@pytest.mark.parametrize('name', ['v1_conds', 'v1_bidirectional_dynamic_rnn_lstm', 'tf2_conds_inside_loops'])
+def test_the_raised_graph_does_not_depend_on_the_node_order_of_the_file(name):
+    import random
+    data = lowered_models.ALL[name]().graph_def
+    shuffled = GraphDef.FromString(data)
+    nodes = list(shuffled.node)
+    random.Random(7).shuffle(nodes)
+    del shuffled.node[:]
+    shuffled.node.extend(nodes)
+    first, _ = _raised(data)
+    second, _ = _raised(shuffled.SerializeToString())
+    assert first.SerializeToString(deterministic=True) == second.SerializeToString(deterministic=True)

@@ -73,7 +73,7 @@ def _canonical(flat: FlatGraph, tensor: Tensor) -> Tensor:
 
 
 def find_innermost_conds(flat: FlatGraph, strict: bool = False) -> list:
-    """The conditionals whose branches hold no other control flow (disjoint, in file order).
+    """The conditionals whose branches hold no other control flow (disjoint, in name order).
 
     Switches whose Merges also take tensors from elsewhere are part of a conditional whose other
     Switches still wait behind inner control flow: they are left for a later round, or, when

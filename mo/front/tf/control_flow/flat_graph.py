@@ -8,13 +8,17 @@ Tensor = collections.namedtuple('Tensor', 'node port')
 
 
 class FlatGraph:
-    """The nodes of one GraphDef (``NodeDef`` messages, edited in place) in file order, with their
-    parsed inputs and the consumers of every node kept up to date through :meth:`replace`."""
+    """The nodes of one GraphDef (``NodeDef`` messages, edited in place), with their parsed inputs
+    and the consumers of every node kept up to date through :meth:`replace`.
+
+    Nodes are kept in name order, not file order: whatever the raising decides by order (loop
+    variable order, function bodies, names) must not change when the file lists nodes otherwise.
+    """
 
     def __init__(self, graph_def):
         self.graph_def = graph_def
         self.nodes = collections.OrderedDict()
-        for pb in graph_def.node:
+        for pb in sorted(graph_def.node, key=lambda node: node.name):
             if pb.name in self.nodes:
                 raise Error('The graph has two nodes named "{}"', pb.name)
             self.nodes[pb.name] = pb

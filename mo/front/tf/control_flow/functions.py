@@ -93,7 +93,7 @@ class FunctionBuilder:
                 raise Error('{}: node "{}" ({}) has no output {}', self.where, text_src, self.flat.op(text_src), port)
             return '{}:{}'.format(text_src, out_names[text_src][port])
 
-        for node_name in self.flat.nodes:  # file order: deterministic
+        for node_name in self.flat.nodes:  # name order: deterministic
             if node_name not in self.taken:
                 continue
             pb = NodeDef()

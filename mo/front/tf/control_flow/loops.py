@@ -19,7 +19,7 @@ def _frame_label(frame) -> str:
 
 
 def _loop_vars(flat: FlatGraph, members, where: str):
-    """The frame's loop variables (Merge order of the file) and its loop-invariant Enters."""
+    """The frame's loop variables (in the name order of their Merges) and its loop-invariant Enters."""
     loop_conds = [n for n in members if flat.op(n) == 'LoopCond']
     if len(loop_conds) != 1:
         raise Error('{}: the frame has {} LoopCond nodes, expected one', where, len(loop_conds))
