@@ -135,8 +135,8 @@ def merge_inputs(flat: FlatGraph, cond: Cond, strict: bool = True):
         if len(inputs) != len(cond.ports) or None in chosen:
             if not strict:
                 return None
-            raise Error('{}: node "{}" (Merge) does not merge one tensor of each of the {} branches', _where(flat, cond),
-                        merge, len(cond.ports))
+            raise Error('{}: node "{}" (Merge) does not merge one tensor of each of the {} branches',
+                        _where(flat, cond), merge, len(cond.ports))
         if any(p == 1 for _, p in flat.consumers(merge)):
             raise Error('{}: node "{}" (Merge): its value_index output is read, which mo cannot raise',
                         _where(flat, cond), merge)
