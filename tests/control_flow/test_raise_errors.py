@@ -78,3 +78,11 @@ def test_a_real_cycle_next_to_a_loop_is_still_a_cycle(tmp_path):
     error = _convert_error(tmp_path, graph_def)
     assert 'The graph has a cycle' in error and 'loop_a' in error and 'loop_b' in error, error
     assert 'Merge' not in error and 'NextIteration' not in error
+
+
+def test_a_switch_without_its_predicate_is_one_error(tmp_path):
+    graph_def = _while_model()
+    switch = next(n for n in graph_def.node if n.op == 'Switch')
+    del switch.input[1:]
+    error = _convert_error(tmp_path, graph_def)
+    assert switch.name in error and 'Switch' in error and 'expected 2' in error, error
