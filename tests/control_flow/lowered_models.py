@@ -101,6 +101,23 @@ def v1_conds():
     return Lowered(graph.as_graph_def().SerializeToString(), feeds, ['plain', 'nested', 'looped'])
 
 
+def v1_cond_branch_shapes():
+    """Conds whose branch passes an input through, returns an outside constant, or returns two
+    tensors of different types."""
+    tf = _tf()
+    with _control_flow_v1() as graph:
+        x = tf.compat.v1.placeholder(tf.float32, [3], name='x')
+        n = tf.compat.v1.placeholder(tf.int32, [], name='n')
+        outside = tf.constant([1.0, 2.0, 3.0])
+        tf.identity(tf.compat.v1.cond(n > 2, lambda: x + 1.0, lambda: x), name='passthrough')
+        tf.identity(tf.compat.v1.cond(n > 1, lambda: outside, lambda: x), name='outside')
+        value, count = tf.compat.v1.cond(n > 3, lambda: (x, n), lambda: (x * 2.0, n + 1))
+        tf.identity(value, name='value')
+        tf.identity(count, name='count')
+    feeds = [{'x': _x([3]), 'n': np.int32(k)} for k in (0, 2, 3, 5)]
+    return Lowered(graph.as_graph_def().SerializeToString(), feeds, ['passthrough', 'outside', 'value', 'count'])
+
+
 def v1_constant_predicate_cond():
     tf = _tf()
     with _control_flow_v1() as graph:
@@ -228,7 +245,8 @@ def tf2_switch_case_lowered():
     return Lowered(graph_def, [{inputs[0]: _x([3]), inputs[1]: np.int32(k)} for k in (0, 1, 2, 7)], outputs)
 
 
-ALL = {f.__name__: f for f in (v1_while_input_trip_count, v1_nested_while, v1_conds, v1_constant_predicate_cond,
+ALL = {f.__name__: f for f in (v1_while_input_trip_count, v1_nested_while, v1_conds, v1_cond_branch_shapes,
+                               v1_constant_predicate_cond,
                                v1_dynamic_rnn_gru, v1_bidirectional_dynamic_rnn_lstm, keras_lstm, keras_gru,
                                keras_bidirectional_gru, keras_masked_lstm,
                                map_fn_lowered, tf2_while_and_cond_lowered, tf2_conds_inside_loops,
