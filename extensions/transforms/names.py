@@ -10,15 +10,21 @@ from mo.transforms.base import GraphTransform
 
 _ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
-#: ops whose every run may give a different value, or that own state: never merged
+#: ops whose every run may give a different value, or that own state: never merged. Control flow
+#: (Enter, Switch, ...) is not stateful in TF's op registry, and TF's tool merges its duplicates too
 _UNMERGEABLE = {
-    'Placeholder', 'PlaceholderV2', 'VarHandleOp', 'Variable', 'VariableV2', 'TemporaryVariable',
+    'VarHandleOp', 'Variable', 'VariableV2', 'TemporaryVariable',
     'RandomUniform', 'RandomUniformInt', 'RandomStandardNormal', 'TruncatedNormal', 'Multinomial',
     'RandomShuffle', 'RandomGamma', 'RandomPoisson', 'RandomPoissonV2', 'Assign', 'AssignAdd', 'AssignSub',
     'AssignVariableOp', 'ReadVariableOp', 'HashTable', 'HashTableV2', 'MutableHashTableV2', 'TensorArrayV3',
-    'Enter', 'Exit', 'NextIteration', 'Merge', 'Switch', 'LoopCond', 'Print', 'PrintV2', 'Stack', 'StackV2',
+    'Print', 'PrintV2', 'Stack', 'StackV2',
     'FIFOQueueV2', 'QueueDequeueV2', 'IteratorGetNext', 'StatefulPartitionedCall',
 }
+
+
+#: ops without data inputs that TF's registry does not mark stateful, so TF's tool merges their
+#: duplicates (a Placeholder named by --inputs is protected and stays)
+_STATELESS_SOURCES = {'Const', 'Placeholder', 'PlaceholderV2', 'NoOp'}
 
 
 def short_name(index: int) -> str:
@@ -66,7 +72,7 @@ def _signature(graph, node_id):
     if op in _UNMERGEABLE or pb is None or attrs.get('tf_attrs'):
         return None
     inputs = data_inputs(graph, node_id)
-    if op != 'Const' and not inputs:
+    if op not in _STATELESS_SOURCES and not inputs:
         return None  # other source ops (e.g. unknown stateful ones) are left alone
     attr_items = []
     if op == 'Const':
@@ -102,12 +108,21 @@ class MergeDuplicateNodes(GraphTransform):
 
     def transform(self, graph, context):
         keep = protected_nodes(context)
+        # TF's tool keeps the duplicate that comes first in the file; execution order can differ
+        # (loops), so the survivor changes hands when an earlier duplicate shows up later
+        position = {node_id: index for index, node_id in enumerate(graph.nodes)}
         first = {}
         # inputs before consumers: once a node's inputs are merged its own duplicates show
         for node_id in execution_order(graph):
+            if node_id in keep:
+                continue  # TF's tool compares these by name too: they have no duplicates
             signature = _signature(graph, node_id)
             if signature is None:
                 continue
             survivor = first.setdefault(signature, node_id)
-            if survivor != node_id and node_id not in keep:
-                replace_uses(graph, node_id, survivor)
+            if survivor == node_id:
+                continue
+            if position[node_id] < position[survivor]:
+                first[signature] = node_id
+                node_id, survivor = survivor, node_id
+            replace_uses(graph, node_id, survivor)

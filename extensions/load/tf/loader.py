@@ -110,6 +110,15 @@ def _refuse_variables(graph_def, path):
                              hint='give its checkpoint with --input_checkpoint PREFIX')
 
 
+def raise_lowered_control_flow(graph_def) -> None:
+    """Lowered loops and conditionals become While/If nodes, so that the graph is built from the
+    functional form only (see ``mo.front.tf.control_flow``). One scan when there is none."""
+    from mo.front.tf.control_flow import has_control_flow, raise_control_flow
+    if has_control_flow(graph_def):
+        count = raise_control_flow(graph_def)
+        log.info('[ mo ] raised {} lowered loop(s) and conditional(s) to While/If'.format(count))
+
+
 class TFLoader(LoadReplacementPattern):
     """Reads ``--input_model`` (binary or text GraphDef) into the graph."""
     id = 'TFLoader'
@@ -140,6 +149,7 @@ class TFLoader(LoadReplacementPattern):
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
             contents = const_contents(data) if binary else None
             _refuse_variables(graph_def, params['input_model'])
+        raise_lowered_control_flow(graph_def)
         order = canonical_order(graph_def)
         graph_def_to_graph(graph_def, graph, node_order=order, const_contents=contents)
         if order is None:  # a topological order exists exactly when there is no cycle: name it
@@ -150,6 +160,7 @@ class TFLoader(LoadReplacementPattern):
         """A model frozen from variables: its Consts are views of the checkpoint, its signature names
         become extra tensor names, its signature outputs the model's outputs."""
         from mo.front.tf.loader import graph_def_to_graph
+        raise_lowered_control_flow(frozen.graph_def)  # TF1 meta graphs and checkpoints have lowered loops
         order = canonical_order(frozen.graph_def)
         graph_def_to_graph(frozen.graph_def, graph, node_order=order, const_contents=frozen.contents)
         if order is None:
