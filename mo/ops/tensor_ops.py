@@ -17,12 +17,14 @@ def _value(node, port):
 
 
 class _ShapeOnly(Op):
-    """Base: subclasses give ``op``/``type``/``version``, ports, and ``output_shape(node, shape)``."""
+    """Base: subclasses give ``op``/``type``/``version``, ports, default attributes, the attributes the IR
+    carries as they are (``ir_attrs``) and, unless it is the input's, ``output_shape(node, shape)``."""
     op = None
     type = None
     version = 'opset1'
     in_ports = 1
     defaults = {}
+    ir_attrs = ()
 
     def __init__(self, graph, attrs: dict = None):
         base = {'type': self.type, 'op': self.op, 'version': self.version, 'infer': self.infer,
@@ -30,6 +32,13 @@ class _ShapeOnly(Op):
         if hasattr(type(self), 'type_infer'):
             base['type_infer'] = type(self).type_infer
         super().__init__(graph, dict(base, **self.defaults), attrs)
+
+    def backend_attrs(self):
+        return list(self.ir_attrs)
+
+    @staticmethod
+    def output_shape(node, shape):
+        return shape
 
     @classmethod
     def infer(cls, node):
@@ -46,9 +55,7 @@ class OneHot(_ShapeOnly):
     op = type = 'OneHot'
     in_ports = 4
     defaults = {'axis': -1}
-
-    def backend_attrs(self):
-        return ['axis']
+    ir_attrs = ('axis',)
 
     @staticmethod
     def output_shape(node, shape):
@@ -75,23 +82,13 @@ class CumSum(_ShapeOnly):
         return [('exclusive', lambda n: str(bool(n.exclusive)).lower()),
                 ('reverse', lambda n: str(bool(n.reverse)).lower())]
 
-    @staticmethod
-    def output_shape(node, shape):
-        return shape
-
 
 class Reverse(_ShapeOnly):
     """Inputs: data, axes; ``mode`` 'index' (axes are indices)."""
     op = type = 'Reverse'
     in_ports = 2
     defaults = {'mode': 'index'}
-
-    def backend_attrs(self):
-        return ['mode']
-
-    @staticmethod
-    def output_shape(node, shape):
-        return shape
+    ir_attrs = ('mode',)
 
 
 class GatherND(_ShapeOnly):
@@ -100,9 +97,7 @@ class GatherND(_ShapeOnly):
     version = 'opset8'
     in_ports = 2
     defaults = {'batch_dims': 0}
-
-    def backend_attrs(self):
-        return ['batch_dims']
+    ir_attrs = ('batch_dims',)
 
     @staticmethod
     def output_shape(node, shape):
@@ -122,13 +117,7 @@ class ScatterNDUpdate(_ShapeOnly):
     version = 'opset15'
     in_ports = 3
     defaults = {'reduction': 'none'}
-
-    def backend_attrs(self):
-        return ['reduction']
-
-    @staticmethod
-    def output_shape(node, shape):
-        return shape
+    ir_attrs = ('reduction',)
 
 
 class NonZero(_ShapeOnly):
@@ -153,9 +142,7 @@ class DepthToSpace(_ShapeOnly):
     """``[N, C, H, W]`` -> ``[N, C / bs^2, H * bs, W * bs]``; ``mode`` blocks_first is TensorFlow's order."""
     op = type = 'DepthToSpace'
     defaults = {'mode': 'blocks_first', 'block_size': 2}
-
-    def backend_attrs(self):
-        return ['mode', 'block_size']
+    ir_attrs = ('mode', 'block_size')
 
     @staticmethod
     def output_shape(node, shape):
@@ -168,9 +155,7 @@ class SpaceToDepth(_ShapeOnly):
     """``[N, C, H, W]`` -> ``[N, C * bs^2, H / bs, W / bs]``; ``mode`` blocks_first is TensorFlow's order."""
     op = type = 'SpaceToDepth'
     defaults = {'mode': 'blocks_first', 'block_size': 2}
-
-    def backend_attrs(self):
-        return ['mode', 'block_size']
+    ir_attrs = ('mode', 'block_size')
 
     @staticmethod
     def output_shape(node, shape):
@@ -232,10 +217,4 @@ class LRN(_ShapeOnly):
     op = type = 'LRN'
     in_ports = 2
     defaults = {'alpha': 1e-4, 'beta': 0.75, 'bias': 1.0, 'size': 5}
-
-    def backend_attrs(self):
-        return ['alpha', 'beta', 'bias', 'size']
-
-    @staticmethod
-    def output_shape(node, shape):
-        return shape
+    ir_attrs = ('alpha', 'beta', 'bias', 'size')
