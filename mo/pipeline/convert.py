@@ -67,6 +67,16 @@ def dump_ops(graph, phase: str) -> str:
     return '\n'.join(lines)
 
 
+def _ops_printer(phase: str):
+    """An ``apply_replacements`` step hook that prints ``dump_ops`` when ``phase`` starts."""
+    anchor = DUMP_POINTS[phase]
+
+    def after_step(info, graph):
+        if info.id == anchor:
+            print(dump_ops(graph, phase), flush=True)
+    return after_step
+
+
 def parse_size(text: str) -> int:
     """``1024``, ``512K``, ``64M``, ``2G`` -> bytes."""
     import argparse
@@ -110,13 +120,7 @@ def convert(options: dict):
         for desc_id in update_config(graph, update_path):
             log.info('[ mo ] updated inputs/outputs of "{}" in {}'.format(desc_id, update_path))
         return graph, None, None, steps
-    after_step = None
-    if options.get('dump_ops'):
-        anchor = DUMP_POINTS[options['dump_ops']]
-
-        def after_step(info, current):
-            if info.id == anchor:
-                print(dump_ops(current, options['dump_ops']), flush=True)
+    after_step = _ops_printer(options['dump_ops']) if options.get('dump_ops') else None
     apply_replacements(graph, pipeline(), steps, after_step)
     if options.get('static_shape'):
         _check_static(graph)
