@@ -1,5 +1,8 @@
 """The ``mo`` command line: ``mo convert | transform | summarize | transforms``.
 
+``mo --input_model ...`` without a command is ``mo convert`` (the Model Optimizer's spelling);
+``mo --version`` and ``python -m mo`` work as expected.
+
 Every failure ends as one ``[ ERROR ]`` line (and a hint where one helps) with exit code 1, or 2
 for bad command-line usage; a traceback is printed only with ``--log_level=DEBUG``.
 """
@@ -37,6 +40,8 @@ def build_parser(command: str = None) -> argparse.ArgumentParser:
     (the others get a bare sub-parser: their options are never parsed in this run)."""
     parser = _Parser(prog='mo', description='Model conversion: TensorFlow GraphDef to OpenVINO IR, and the '
                                             'Graph Transform Tool.')
+    from mo import __version__
+    parser.add_argument('--version', action='version', version='mo {}'.format(__version__))
     commands = parser.add_subparsers(dest='command', metavar='COMMAND', parser_class=_Parser)
 
     transforms = commands.add_parser('transforms', help='print the ordered list of replacers')
@@ -119,7 +124,15 @@ def main(argv=None) -> int:
             gc.enable()
 
 
+def _with_command(argv) -> list:
+    """The Model Optimizer's spelling ``mo --input_model m.pb ...`` (no command) means ``mo convert``."""
+    if argv and argv[0].startswith('-') and argv[0] not in ('-h', '--help', '--version'):
+        return ['convert'] + list(argv)
+    return list(argv)
+
+
 def _run(argv) -> int:
+    argv = _with_command(argv)
     debug = any(a.upper() in ('--LOG_LEVEL=DEBUG',) for a in argv) or \
         any(a == '--log_level' and i + 1 < len(argv) and argv[i + 1].upper() == 'DEBUG' for i, a in enumerate(argv))
     model_path = prefetch.model_path_in(argv)
@@ -131,7 +144,7 @@ def _run(argv) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        _configure_logging(args.log_level)
+        _configure_logging('ERROR' if getattr(args, 'silent', False) else args.log_level)
         if args.command == 'transforms':
             return run_transforms_command(args)
         from mo.pipeline import registry_of_commands

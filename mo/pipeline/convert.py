@@ -45,6 +45,12 @@ def add_arguments(parser):
     parser.add_argument('--input_meta_graph', metavar='FILE', help='a TF1 .meta MetaGraphDef (with --input_checkpoint, '
                                                                    'default: the checkpoint beside it)')
     parser.add_argument('--input_checkpoint', metavar='PREFIX', help='the TF1 checkpoint holding the variables')
+    # the Model Optimizer's habits: the framework is TensorFlow's, the format is told by content
+    parser.add_argument('--framework', choices=['tf'], default='tf', help='the source framework (TensorFlow only)')
+    parser.add_argument('--input_model_is_text', action='store_true',
+                        help='accepted for the Model Optimizer\'s command lines: text and binary GraphDefs are '
+                             'told apart by their content')
+    parser.add_argument('--silent', action='store_true', help='print nothing but errors')
     parser.add_argument('--dump_ops', choices=sorted(DUMP_POINTS), metavar='PHASE',
                         help='print every node\'s op, type and name when PHASE starts (load: as extracted; front, '
                              'middle, back: what that phase\'s replacers match), then go on converting')
@@ -174,7 +180,7 @@ def _check_static(graph: Graph):
 
 def run(args) -> int:
     graph, xml_path, bin_path, _ = convert(options_from_args(args))
-    if xml_path:
+    if xml_path and not args.silent:
         print('[ SUCCESS ] XML file: {}'.format(os.path.abspath(xml_path)))
         print('[ SUCCESS ] BIN file: {}'.format(os.path.abspath(bin_path)))
     return 0

@@ -54,7 +54,7 @@ def take(path: str):
 
 def model_path_in(argv) -> str:
     """The ``--input_model`` of a ``convert`` command line (exact option spelling only), or None."""
-    if not argv or argv[0] != 'convert':
+    if not argv or (argv[0] != 'convert' and not argv[0].startswith('--input_model')):
         return None
     for i, arg in enumerate(argv):
         if arg == '--input_model' and i + 1 < len(argv):

@@ -1,0 +1,4 @@
+"""``python -m mo``: the ``mo`` command."""
+from mo.main import cli
+
+cli()
