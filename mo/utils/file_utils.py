@@ -1,7 +1,25 @@
 """Writing files whole or not at all."""
 import os
-import tempfile
 from contextlib import contextmanager
+
+
+def create_temporary(final_path: str):
+    """``(path, fd)`` of a new hidden file next to ``final_path``, opened for binary writing.
+
+    O_EXCL on a fresh random name, so nothing is clobbered; mode 0o666 lets the umask decide the
+    permissions, as for a normally created file (``tempfile.mkstemp`` would force 0o600, and the
+    renamed IR would be unreadable to other users and services).
+    """
+    directory = os.path.dirname(os.path.abspath(final_path)) or '.'
+    base = os.path.basename(final_path)
+    for _ in range(100):
+        candidate = os.path.join(directory, '.{}.{}.tmp'.format(base, os.urandom(6).hex()))
+        try:
+            return candidate, os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_BINARY', 0),
+                                      0o666)
+        except FileExistsError:
+            continue
+    raise OSError('could not create a temporary file in {}'.format(directory))  # pragma: no cover
 
 
 @contextmanager
@@ -10,8 +28,7 @@ def atomic_output(path: str, mode: str = 'wb'):
 
     On any failure the temporary file is removed and an existing ``path`` is left untouched.
     """
-    directory = os.path.dirname(os.path.abspath(path)) or '.'
-    fd, tmp_path = tempfile.mkstemp(prefix='.' + os.path.basename(path) + '.', suffix='.tmp', dir=directory)
+    tmp_path, fd = create_temporary(path)
     try:
         with os.fdopen(fd, mode) as handle:
             yield handle

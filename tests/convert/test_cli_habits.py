@@ -39,3 +39,17 @@ def test_other_frameworks_are_a_usage_error(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.startswith('[ ERROR ] mo convert: argument --framework') and 'mo convert --help' in proc.stderr
     assert not (tmp_path / 'small_cnn.xml').exists()
+
+
+def test_ir_files_get_the_permissions_of_a_normal_write(tmp_path):
+    import os
+    import stat
+    old = os.umask(0o022)
+    try:
+        proc = _run('--input_model', EXAMPLE, '--output_dir', str(tmp_path))
+    finally:
+        os.umask(old)
+    assert proc.returncode == 0, proc.stderr
+    for name in ('small_cnn.xml', 'small_cnn.bin'):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o644, name
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith('.')]  # no temporary files left

@@ -186,23 +186,12 @@ def write_bytes_atomically(data: bytes, path) -> None:
     over ``path``; on any failure the temporary file is removed and an existing ``path`` is left
     as it was. An OS failure raises ``Error`` naming the file.
     """
+    from mo.utils.file_utils import create_temporary
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
-    base = os.path.basename(path)
     tmp = None
     try:
-        # O_EXCL on a fresh random name: no clobbering; mode 0o666 lets the umask decide, as
-        # for a normally created file (mkstemp would force 0o600).
-        for _ in range(100):
-            candidate = os.path.join(directory, '.{}.{}.tmp'.format(base, os.urandom(6).hex()))
-            try:
-                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_BINARY', 0), 0o666)
-            except FileExistsError:
-                continue
-            tmp = candidate
-            break
-        else:  # pragma: no cover - would need 100 random name collisions
-            raise OSError('could not create a temporary file in {}'.format(directory))
+        tmp, fd = create_temporary(path)
         with os.fdopen(fd, 'wb') as f:
             f.write(data)
             f.flush()
