@@ -41,6 +41,7 @@ FRONT = [
     'extensions.front.tf.math_lowering.AddNLowering',
     'extensions.front.tf.nn_lowering.ArgMaxToTopK',
     'extensions.front.tf.tensor_array.ArrayAsZeros',
+    'extensions.front.tf.tensor_array.ArrayClose',
     'extensions.front.tf.tensor_array.ArrayConcat',
     'extensions.front.tf.tensor_array.ArraySize',
     'extensions.front.tf.control_flow_ext.AssertEraser',

@@ -80,6 +80,17 @@ def _tensor_array_v3():
     return OpCase('', fn, [In((2, 2))])
 
 
+def _tensor_array_close():
+    """A TensorArray closed once read: the close orders the output after it, and computes nothing."""
+    def fn(x):
+        handle, flow = tf.raw_ops.TensorArrayV3(size=2, dtype=tf.float32, element_shape=[3])
+        flow = tf.raw_ops.TensorArrayWriteV3(handle=handle, index=1, value=x, flow_in=flow)
+        read = tf.raw_ops.TensorArrayReadV3(handle=handle, index=1, flow_in=flow, dtype=tf.float32)
+        with tf.control_dependencies([tf.raw_ops.TensorArrayCloseV3(handle=handle)]):
+            return tf.identity(read * 3.0)
+    return OpCase('', fn, [In((3,))])
+
+
 def _reverse_sequence(axes):
     seq_axis, batch_axis = axes
     def fn(x, lengths):
@@ -103,6 +114,7 @@ register(
     + [OpCase('base/TensorListLength', _list_length().fn, _list_length().inputs)]
     + grid('base/TensorList', _tensor_list, read=[False, True])
     + [OpCase('base/TensorArrayV3', _tensor_array_v3().fn, _tensor_array_v3().inputs)]
+    + [OpCase('base/TensorArrayCloseV3', _tensor_array_close().fn, _tensor_array_close().inputs)]
     + grid('base/ReverseSequence', _reverse_sequence, axes=[(1, 0), (0, 2), (1, 2)])
     + [OpCase('base/Assert', _assert().fn, _assert().inputs)]
 )

@@ -85,14 +85,18 @@ def _canonical(data: bytes) -> bytes:
 
 
 def _renumber_counters(graph_def):
-    """Names inside library functions carry TF's uid counter (``while_cond_6697___redundant_placeholder0``),
-    which differs from run to run: number them by first appearance. Tensor contents are left alone."""
+    """Names carry TF's and Keras's uid counters (``while_cond_6697___redundant_placeholder0``,
+    ``conv2d_1/545``), which differ from run to run: number them by first appearance. Tensor contents are left
+    alone."""
     from google.protobuf import text_format
     numbers = {}
 
     def renumber(match):
         return numbers.setdefault(match.group(0), 'N%d' % len(numbers))
-    lines = [line if 'tensor_content' in line or 'string_val' in line else re.sub(r'(?<=_)\d{3,}(?=_)', renumber, line)
+    # TF's uid counter inside function names (while_cond_6697___redundant_placeholder0), and Keras's in a
+    # node name component of digits only (conv2d_1/545)
+    counters = re.compile(r'(?<=_)\d{3,}(?=_)|(?<=/)\d{3,}(?=["/:^])')
+    lines = [line if 'tensor_content' in line or 'string_val' in line else counters.sub(renumber, line)
              for line in text_format.MessageToString(graph_def).splitlines()]
     result = type(graph_def)()
     text_format.Parse('\n'.join(lines), result)

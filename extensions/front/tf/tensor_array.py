@@ -43,6 +43,12 @@ class TensorArrayV3Extractor(_ArrayOpExtractor):
     op = 'TensorArrayV3'
 
 
+class TensorArrayCloseV3Extractor(_ArrayOpExtractor):
+    """TensorArrayCloseV3 -> nothing: the dense array is a tensor, closing it frees nothing (the control edges that
+    ordered other nodes after it go with it)."""
+    op = 'TensorArrayCloseV3'
+
+
 class TensorArrayScatterV3Extractor(_ArrayOpExtractor):
     """TensorArrayScatterV3 -> ScatterNDUpdate(zeros [size, *value[1:]], indices, value) on a fresh array."""
     op = 'TensorArrayScatterV3'
@@ -184,3 +190,11 @@ class SplitIntoFresh(OpRule):
         _fresh_flow(node, 3)
         count, rows = equal_lengths(node, 2)
         return split_elements(b, node.in_port(1).get_source(), count, rows)
+
+
+class ArrayClose(OpRule):
+    """TensorArrayCloseV3(handle) -> removed: nothing reads it, it only orders other nodes after it."""
+    op = 'TensorArrayCloseV3'
+
+    def rewrite(self, node: Node, b: Builder):
+        return []

@@ -9,6 +9,7 @@ from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_by
 from mo.front.tf.input_spec import parse_input, parse_input_shapes, parse_output
 from mo.front.tf.loader import graph_def_to_graph
 from mo.front.tf.node_def import parse_input as parse_node_input
+from mo.front.tf.op_signatures import output_arg_table
 from mo.front.tf.wire import const_contents
 from mo.graph.graph import Graph, Node
 from mo.ops.result import Result
@@ -22,7 +23,9 @@ CUT_BY_INPUT = '_cut_by_input'
 SIGNATURE_NAMES = 'signature_names'
 
 #: TF ops that never produce model outputs even when nothing consumes them
-_NOT_OUTPUTS = {'NoOp', 'Const', 'Assert', 'SaveV2', 'RestoreV2', 'VarHandleOp', 'Placeholder'}
+#: ops that have outputs but are no model outputs when nothing reads them (an op TF's registry gives no outputs,
+#: such as NoOp, Assert or TensorArrayCloseV3, is none either)
+_NOT_OUTPUTS = {'Const', 'RestoreV2', 'VarHandleOp', 'Placeholder'}
 
 
 def _params(graph: Graph) -> dict:
@@ -268,7 +271,7 @@ class TFAddResults(LoadReplacementPattern):
             outputs = []
             for node_id, data in list(graph.nodes(data=True)):
                 if data.get('kind') != 'op' or data.get('op') in _NOT_OUTPUTS or data.get('op') == 'Result' \
-                        or data.get(CUT_BY_INPUT):
+                        or data.get(CUT_BY_INPUT) or output_arg_table().get(data.get('op')) == []:
                     continue
                 if not any(not d.get('control_flow_edge') for _, _, d in graph.out_edges(node_id, data=True)):
                     outputs.append((node_id, 0))
