@@ -8,6 +8,18 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 # and oneDNN's fast paths may round differently; the Eigen kernels compute what the op defines.
 os.environ.setdefault('TF_ENABLE_ONEDNN_OPTS', '0')
 
+#: what the reference tests need; .ci/run installs them, so under CI a missing one fails the run instead of
+#: letting ``pytest.importorskip`` skip the tests that need it
+REFERENCE_PACKAGES = ('tensorflow', 'openvino', 'hypothesis')
+
+
+def pytest_sessionstart(session):
+    if os.environ.get('CI'):
+        import importlib.util
+        missing = [name for name in REFERENCE_PACKAGES if importlib.util.find_spec(name) is None]
+        if missing:
+            raise pytest.UsageError('CI run without {}: .ci/run must install them'.format(', '.join(missing)))
+
 
 @pytest.fixture(autouse=True)
 def isolated_replacer_registry():

@@ -65,7 +65,9 @@ class CompiledPattern:
             self.neighbours[dst].append((src, 'in', attrs))
 
     # ----- planning ----------------------------------------------------------------------
-    def _selectivity(self, graph: Graph, alias):
+    def _indexed_key(self, graph: Graph, alias):
+        """(count, key, value) of the indexed constraint of ``alias`` that the fewest graph nodes meet, or None
+        when no constraint of ``alias`` is indexed."""
         constraints = self.node_constraints[alias]
         best = None
         for key in _INDEXED_MATCH_KEYS:
@@ -73,10 +75,15 @@ class CompiledPattern:
             if value is not None and not callable(value):
                 try:
                     count = graph.count_by_attr(key, value)
-                except TypeError:
+                except TypeError:  # an unhashable value cannot be looked up in the index
                     continue
-                best = count if best is None else min(best, count)
+                if best is None or count < best[0]:
+                    best = (count, key, value)
         return best
+
+    def _selectivity(self, graph: Graph, alias):
+        best = self._indexed_key(graph, alias)
+        return best[0] if best is not None else None
 
     def plan(self, graph: Graph):
         """Search order: each component starts at its most selective node, then grows by BFS."""
@@ -99,18 +106,8 @@ class CompiledPattern:
         return order, starts
 
     def start_candidates(self, graph: Graph, alias):
-        constraints = self.node_constraints[alias]
-        best = None
-        for key in _INDEXED_MATCH_KEYS:
-            value = constraints.get(key)
-            if value is not None and not callable(value):
-                try:
-                    ids = graph.nodes_by_attr(key, value)
-                except TypeError:
-                    continue
-                if best is None or len(ids) < len(best):
-                    best = ids
-        return best if best is not None else list(graph.nodes)
+        best = self._indexed_key(graph, alias)
+        return graph.nodes_by_attr(best[1], best[2]) if best is not None else list(graph.nodes)
 
     # ----- checking ----------------------------------------------------------------------
     def _pair_ok(self, graph: Graph, assignment, pair_edges) -> bool:

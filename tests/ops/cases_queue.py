@@ -65,3 +65,40 @@ def _queue_v1(queue, dequeue):
 
 register(grid('queue/FIFOQueue_v1', _queue_v1, queue=['FIFOQueue', 'PaddingFIFOQueue', 'RandomShuffleQueue'],
               dequeue=['one', 'many', 'up_to']))
+
+
+def _as_iterator(op):
+    """Rewrites the traced function's AnonymousIteratorV3 into ``op`` (the same iterator made another way: TF1's
+    resource iterators, the older anonymous ones), or its IteratorGetNext into IteratorGetNextSync."""
+    def edit(graph_def):
+        for node in graph_def.node:
+            if op == 'IteratorGetNextSync' and node.op == 'IteratorGetNext':
+                node.op = op
+            elif op != 'IteratorGetNextSync' and node.op == 'AnonymousIteratorV3':
+                node.op = op
+                if op in ('Iterator', 'IteratorV2'):
+                    node.attr['shared_name'].s = ('iterator_' + op).encode()
+                    node.attr['container'].s = b''
+    return edit
+
+
+def _dataset_iterator(components, iterator):
+    """A tf.data iterator inside the traced function (AnonymousIteratorV3 + MakeIterator + IteratorGetNext, or the
+    ops ``_as_iterator`` puts in their place): the dataset holds the case's inputs, so the getter's tensors, which
+    mo makes the IR's inputs, carry their values."""
+    def fn(*inputs):
+        dataset = tf.data.Dataset.from_tensors(tuple(inputs))
+        taken = next(iter(dataset))
+        if components == 1:
+            return tf.nn.relu(taken[0]) * 2.0
+        images, classes = taken
+        return tf.reduce_sum(images * 2.0, axis=-1), classes + 1
+
+    inputs = [In((2, 3))] + ([In((2,), dtype=np.int32)] if components == 2 else [])
+    return OpCase('', fn, inputs, ir_inputs={'x%d' % i: 'IteratorGetNext:%d' % i for i in range(components)},
+                  edit_graph_def=None if iterator == 'AnonymousIteratorV3' else _as_iterator(iterator))
+
+
+register(grid('queue/IteratorGetNext', _dataset_iterator, components=[1, 2],
+              iterator=['AnonymousIteratorV3', 'AnonymousIteratorV2', 'AnonymousIterator', 'IteratorV2', 'Iterator',
+                        'IteratorGetNextSync']))

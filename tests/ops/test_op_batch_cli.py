@@ -110,3 +110,39 @@ def test_queue_inputs_take_input_shape(tmp_path):
     code, stderr, xml = _convert(tmp_path, _queue_graph('up_to'), '--input', 'QueueDequeueUpToV2[7,2,3]')
     assert code == 0, stderr
     assert _inputs(xml)['QueueDequeueUpToV2'] == ([7, 2, 3], 'f32')
+
+
+def _tf1_iterator_graph(kind) -> bytes:
+    """A TF1 graph fed by a batched tf.data pipeline through a one-shot or an initializable iterator."""
+    graph = tf.Graph()
+    with graph.as_default():
+        dataset = tf.data.Dataset.from_tensor_slices((np.zeros((10, 3), np.float32), np.zeros(10, np.int64)))
+        dataset = dataset.batch(2)
+        if kind == 'one_shot':
+            iterator = tf.compat.v1.data.make_one_shot_iterator(dataset)
+        else:
+            iterator = tf.compat.v1.data.make_initializable_iterator(dataset)
+        features, labels = iterator.get_next()
+        tf.identity(tf.nn.relu(features) * 2.0, name='scores')
+        tf.identity(labels + 1, name='ids')
+    return graph.as_graph_def().SerializeToString()
+
+
+@pytest.mark.parametrize('kind', ['one_shot', 'initializable'])
+def test_tf1_iterator_components_are_the_inputs(kind, tmp_path):
+    code, stderr, xml = _convert(tmp_path, _tf1_iterator_graph(kind))
+    assert code == 0, stderr
+    assert _inputs(xml) == {'IteratorGetNext': ([-1, 3], 'f32'), 'IteratorGetNext_component_1': ([-1], 'i64')}
+    import openvino as ov
+    compiled = ov.Core().compile_model(str(xml), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    features = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
+    results = compiled({'IteratorGetNext': features, 'IteratorGetNext_component_1': np.arange(5, dtype=np.int64)})
+    by_name = {name: value for output, value in results.items() for name in output.get_names()}
+    np.testing.assert_allclose(by_name['scores'], np.maximum(features, 0) * 2.0)
+    np.testing.assert_array_equal(by_name['ids'], np.arange(5) + 1)
+
+
+def test_iterator_inputs_take_input_shape(tmp_path):
+    code, stderr, xml = _convert(tmp_path, _tf1_iterator_graph('one_shot'), '--input_shape', '[4,3],[4]')
+    assert code == 0, stderr
+    assert _inputs(xml)['IteratorGetNext'] == ([4, 3], 'f32')
