@@ -85,8 +85,10 @@ def _div(dtype):
 
 
 #: the IEEE corners of atan2: signed zeros on both axes, infinities, and ordinary quadrants
-_ATAN2_Y = [0.0, -0.0, 0.0, -0.0, -0.0, 0.0, np.inf, np.inf, -np.inf, 1.0, -1.0, 1.0, -1.0, 2.0, -2.0, np.inf]
-_ATAN2_X = [-1.0, -1.0, -0.0, -0.0, 1.0, 0.0, np.inf, -1.0, -np.inf, np.inf, -np.inf, -0.0, 0.0, -3.0, -3.0, -np.inf]
+_ATAN2_Y = [0.0, -0.0, 0.0, -0.0, -0.0, 0.0, np.inf, np.inf, -np.inf, 1.0, -1.0, 1.0, -1.0, 2.0, -2.0, np.inf,
+            np.nan, 0.0, np.nan, 1.0]
+_ATAN2_X = [-1.0, -1.0, -0.0, -0.0, 1.0, 0.0, np.inf, -1.0, -np.inf, np.inf, -np.inf, -0.0, 0.0, -3.0, -3.0, -np.inf,
+            0.0, np.nan, np.nan, np.nan]
 
 
 def _cast_to_bool(src):
@@ -98,8 +100,8 @@ def _cast_to_bool(src):
 register(
     grid('batch_a/Div', _div, dtype=[np.float32, np.int32, np.int64])
     + [OpCase('batch_a/Atan2_ieee_corners', lambda y, x: tf.raw_ops.Atan2(y=y, x=x),
-              [In((16,), values=lambda rng, s: np.array(_ATAN2_Y)),
-               In((16,), values=lambda rng, s: np.array(_ATAN2_X))])]
+              [In((20,), values=lambda rng, s: np.array(_ATAN2_Y)),
+               In((20,), values=lambda rng, s: np.array(_ATAN2_X))])]
     + grid('batch_a/Cast_float_to_bool', _cast_to_bool, src=[np.float32, np.float64])
 )
 

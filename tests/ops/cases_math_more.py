@@ -95,3 +95,34 @@ register(
     + grid('base/size_rank', _size_rank, op=['Size', 'Rank'], out_type=[tf.int32, tf.int64])
     + grid('base/BroadcastTo', _broadcast_to, target=[[3, 4], [2, 3, 5]])
 )
+
+
+def _elementwise_exact(ov, tf_):
+    """Each element to a few ulps of TF's (relative to itself, not to the tensor's largest), NaN where TF gives
+    NaN, and zeros with TF's sign: what the max-relative default comparison cannot see for tiny values."""
+    for got, want in zip(ov, tf_):
+        got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+        assert np.array_equal(np.isnan(got), np.isnan(want)), (got, want)
+        finite = np.isfinite(want)
+        assert np.array_equal(got[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)]), (got, want)
+        scale = np.maximum(np.abs(want[finite]), np.finfo(np.float32).tiny)
+        assert np.max(np.abs(got[finite] - want[finite]) / scale, initial=0) < 4e-6, (got, want)
+        zeros = want == 0
+        assert np.array_equal(np.signbit(got[zeros]), np.signbit(want[zeros])), (got, want)
+
+
+#: tiny magnitudes (where Exp(x) - 1 and Log(1 + x) cancel every digit), signed zeros, the ends of the domain
+_EDGES = {
+    'Expm1': [-1e-8, 1e-8, -3e-6, 2e-5, -1e-3, 0.5, -0.0, 0.0, 30.0, -30.0, 100.0, -100.0, np.inf, -np.inf, np.nan],
+    'Log1p': [-1e-8, 1e-8, -3e-6, 2e-5, -1e-3, 0.5, -0.0, 0.0, 1e6, -0.999, -1.0, -2.0, np.inf, -np.inf, np.nan],
+    'Rsqrt': [1e-8, 0.25, 2.0, 1e6, -0.0, 0.0, -1.0, np.inf, -np.inf, np.nan],
+}
+
+
+def _edges(op):
+    values = np.array(_EDGES[op], np.float32)
+    fn = getattr(tf.raw_ops, op)
+    return OpCase('', lambda x: fn(x=x), [In(values.shape, values=lambda rng, s: values)], check=_elementwise_exact)
+
+
+register(grid('base/unary_edges', _edges, op=sorted(_EDGES)))

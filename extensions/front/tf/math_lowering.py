@@ -11,7 +11,7 @@ from mo.ops.activation_ops import Abs, Exp, Floor, Log
 from mo.ops.broadcast import Broadcast
 from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, Maximum, Minimum, Mul, Sub
 from mo.ops.elementwise_more import LogicalOr, Sign
-from mo.ops.math_ops import Atan, IsInf
+from mo.ops.math_ops import Atan, IsInf, IsNaN
 from mo.ops.reduce import ReduceProd
 from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
@@ -92,7 +92,10 @@ class Atan2Lowering(OpRule):
                        'signed_half_pi')
         off_x_axis = b.op(Select, [b.op(Equal, [x, zero], 'x_zero'), half_pi, general], 'off_x_axis')
         on_x_axis = b.op(Select, [x_negative, pi, y], 'on_x_axis')
-        return b.op(Select, [b.op(Equal, [y, zero], 'y_zero'), on_x_axis, off_x_axis], 'atan2')
+        atan2 = b.op(Select, [b.op(Equal, [y, zero], 'y_zero'), on_x_axis, off_x_axis], 'finite_or_axes')
+        # a NaN operand gives NaN (the axis branches above would turn atan2(NaN, 0) into pi/2)
+        nan = b.op(LogicalOr, [b.op(IsNaN, [y], 'y_nan'), b.op(IsNaN, [x], 'x_nan')], 'any_nan')
+        return b.op(Select, [nan, b.op(Add, [y, x], 'nan_sum'), atan2], 'atan2')
 
 
 class AddNLowering(OpRule):
@@ -122,21 +125,38 @@ class InvLowering(ReciprocalLowering):
 
 
 class Expm1Lowering(OpRule):
-    """Expm1(x) = Exp(x) - 1."""
+    """Expm1(x) = (u - 1) * x / Log(u) with u = Exp(x) (Kahan's form: the rounding of u cancels, so small x keep
+    their relative precision, which Exp(x) - 1 loses); x itself where u rounds to 1 (-0 stays -0) or x is NaN, -1
+    where u - 1 does, u where u is infinite."""
     op = 'Expm1'
 
     def rewrite(self, node: Node, b: Builder):
-        exp = b.op(Exp, [node.in_port(0)], 'exp')
-        return b.op(Sub, [exp, b.const(1, 'one')], 'minus_one')
+        x = node.in_port(0).get_source()
+        u = b.op(Exp, [x], 'exp')
+        u_minus_one = b.op(Sub, [u, b.const(1, 'one')], 'minus_one')
+        general = b.op(Mul, [u_minus_one, b.op(Div, [x, b.op(Log, [u], 'log')], 'x_by_log')], 'general')
+        beyond = b.op(Select, [b.op(IsInf, [u], 'u_inf'), u, general], 'beyond')
+        saturated = b.op(Select, [b.op(Equal, [u_minus_one, b.const(-1, 'minus_one_value')], 'at_minus_one'),
+                                  b.const(-1, 'minus_one_result'), beyond], 'saturated')
+        # x itself where u rounds to 1, and where x is NaN (OpenVINO's CPU Exp gives inf for NaN)
+        keep_x = b.op(LogicalOr, [b.op(Equal, [u, b.const(1, 'one_value')], 'u_one'), b.op(IsNaN, [x], 'x_nan')],
+                      'keep_x')
+        return b.op(Select, [keep_x, x, saturated], 'expm1')
 
 
 class Log1pLowering(OpRule):
-    """Log1p(x) = Log(1 + x)."""
+    """Log1p(x) = Log(u) * x / (u - 1) with u = 1 + x (Goldberg's form: exact to a few ulps for small x, where
+    Log(1 + x) loses them); x itself where u rounds to 1 (-0 stays -0), Log(u) where u is infinite."""
     op = 'Log1p'
 
     def rewrite(self, node: Node, b: Builder):
-        plus_one = b.op(Add, [node.in_port(0), b.const(1, 'one')], 'plus_one')
-        return b.op(Log, [plus_one], 'log')
+        x = node.in_port(0).get_source()
+        u = b.op(Add, [x, b.const(1, 'one')], 'plus_one')
+        log = b.op(Log, [u], 'log')
+        general = b.op(Mul, [log, b.op(Div, [x, b.op(Sub, [u, b.const(1, 'one_back')], 'u_minus_one')], 'ratio')],
+                       'general')
+        beyond = b.op(Select, [b.op(IsInf, [u], 'u_inf'), log, general], 'beyond')
+        return b.op(Select, [b.op(Equal, [u, b.const(1, 'one_value')], 'u_one'), x, beyond], 'log1p')
 
 
 class ClipByValueLowering(OpRule):

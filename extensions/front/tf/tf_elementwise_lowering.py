@@ -1,6 +1,6 @@
 """Lowering of TensorFlow element-wise ops that have no opset op of their own.
 
-* ``Rsqrt(x)`` = ``Power(x, -0.5)``
+* ``Rsqrt(x)`` = ``Divide(1, Sqrt(x))``, TF's definition (``Power(x, -0.5)`` differs at ``-0`` and ``-inf``)
 * ``Square(x)`` = ``Multiply(x, x)`` (exact, and valid for integers too)
 * ``Erfc(x)`` = ``Subtract(1, Erf(x))``
 
@@ -8,16 +8,17 @@ The constants take the element type the extractor recorded from the TF ``T`` att
 """
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Erf
-from mo.ops.elementwise import Mul, Pow, Sub
+from mo.ops.activation_ops import Erf, Sqrt
+from mo.ops.elementwise import Div, Mul, Sub
 
 
 class RsqrtLowering(OpRule):
-    """Rsqrt(x) = Power(x, -0.5)."""
+    """Rsqrt(x) = Divide(1, Sqrt(x)): rsqrt(-0) = -inf and rsqrt(-inf) = NaN as in TF, where Power(x, -0.5)
+    gives +inf and 0."""
     op = 'Rsqrt'
 
     def rewrite(self, node: Node, b: Builder):
-        return b.op(Pow, [node.in_port(0), b.const(-0.5, 'Pow/port_1')], 'Pow')
+        return b.op(Div, [b.const(1, 'one'), b.op(Sqrt, [node.in_port(0)], 'sqrt')], 'rsqrt')
 
 
 class SquareLowering(OpRule):

@@ -30,6 +30,8 @@ def fold_inferred_constants(graph: Graph) -> int:
     for node_id, outputs in candidates:
         name = nodes(node_id).get('name', node_id)
         for data_id, key, attrs in outputs:
+            # a Const has one output, so no gap in the op's outputs to keep: clean-up may now drop what nothing reads
+            nodes(data_id).pop('keep_output_port', None)
             value = np.asarray(nodes(data_id)['value'])
             port = attrs.get('out', 0)
             const_name = name if len(outputs) == 1 else '{}/port{}'.format(name, port)
