@@ -133,13 +133,13 @@ def test_tf1_iterator_components_are_the_inputs(kind, tmp_path):
     code, stderr, xml = _convert(tmp_path, _tf1_iterator_graph(kind))
     assert code == 0, stderr
     assert _inputs(xml) == {'IteratorGetNext': ([-1, 3], 'f32'), 'IteratorGetNext_component_1': ([-1], 'i64')}
-    import openvino as ov
-    compiled = ov.Core().compile_model(str(xml), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    from tests.support.oracles import run_openvino_by_name
     features = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
-    results = compiled({'IteratorGetNext': features, 'IteratorGetNext_component_1': np.arange(5, dtype=np.int64)})
-    by_name = {name: value for output, value in results.items() for name in output.get_names()}
-    np.testing.assert_allclose(by_name['scores'], np.maximum(features, 0) * 2.0)
-    np.testing.assert_array_equal(by_name['ids'], np.arange(5) + 1)
+    scores, ids = run_openvino_by_name(xml, {'IteratorGetNext': features,
+                                             'IteratorGetNext_component_1': np.arange(5, dtype=np.int64)},
+                                       ['scores', 'ids'])
+    np.testing.assert_allclose(scores, np.maximum(features, 0) * 2.0)
+    np.testing.assert_array_equal(ids, np.arange(5) + 1)
 
 
 def test_iterator_inputs_take_input_shape(tmp_path):
