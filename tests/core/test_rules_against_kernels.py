@@ -10,7 +10,6 @@ from TF's definition (a sign, a rounding, a special value) fails where it lives,
 The inputs cover each op's special values: zeros, signed zeros, negative operands of integer division, ties of
 rounding, infinities and NaN where TF defines a result for them.
 """
-import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -129,9 +128,14 @@ _ANY_ZERO = {'Sub', 'Add', 'AddV2', 'SquaredDifference', 'Mod', 'FloorMod', 'Tru
              'Atan2', 'FloorDiv', 'Div', 'RealDiv', 'Minimum', 'Maximum'}
 
 
+#: magnitudes where formulas overflow or underflow in between (x * x, Exp(x), 1 + x)
+LARGE = np.array([1e30, -1e30, 3e38, -3e38, 1e-30, -1e-30, 88.5, -88.5], np.float32)
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
 @pytest.mark.parametrize('op', UNARY_FLOAT)
-def test_unary_float_rule_computes_tfs_op(op, monkeypatch, tmp_path):
-    _check(op, [np.concatenate([FLOATS, SPECIAL, TINY])], monkeypatch, tmp_path)
+def test_unary_float_rule_computes_tfs_op(op, dtype, monkeypatch, tmp_path):
+    _check(op, [np.concatenate([FLOATS, SPECIAL, TINY, LARGE]).astype(dtype)], monkeypatch, tmp_path)
 
 
 @pytest.mark.parametrize('op', UNARY_INT)
@@ -139,16 +143,18 @@ def test_unary_int_rule_computes_tfs_op(op, monkeypatch, tmp_path):
     _check(op, [INTS], monkeypatch, tmp_path)
 
 
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
 @pytest.mark.parametrize('op', BINARY_FLOAT)
-def test_binary_float_rule_computes_tfs_op(op, monkeypatch, tmp_path):
-    x = np.concatenate([FLOATS, SPECIAL, [0.0, -0.0, 2.0]]).astype(np.float32)
-    y = np.concatenate([FLOATS[::-1], [2.0, -3.0, 0.0], [0.0, 0.0, np.nan]]).astype(np.float32)
+def test_binary_float_rule_computes_tfs_op(op, dtype, monkeypatch, tmp_path):
+    x = np.concatenate([FLOATS, SPECIAL, [0.0, -0.0, 2.0, 1e30, -1e-30, 1e-8]]).astype(dtype)
+    y = np.concatenate([FLOATS[::-1], [2.0, -3.0, 0.0], [0.0, 0.0, np.nan, 1e-30, 1e30, 1e-8]]).astype(dtype)
     _check(op, [x, y], monkeypatch, tmp_path)
 
 
+@pytest.mark.parametrize('dtype', [np.int32, np.int64])
 @pytest.mark.parametrize('op', BINARY_INT)
-def test_binary_int_rule_computes_tfs_op(op, monkeypatch, tmp_path):
-    _check(op, [INTS, NONZERO_INTS], monkeypatch, tmp_path)
+def test_binary_int_rule_computes_tfs_op(op, dtype, monkeypatch, tmp_path):
+    _check(op, [INTS.astype(dtype), NONZERO_INTS.astype(dtype)], monkeypatch, tmp_path)
 
 
 def test_broadcasting_rule_computes_tfs_op(monkeypatch, tmp_path):

@@ -126,3 +126,14 @@ def _edges(op):
 
 
 register(grid('base/unary_edges', _edges, op=sorted(_EDGES)))
+
+
+def _xlog1py_small():
+    """Xlog1py where y is tiny: x * Log(1 + y) would be 0 (or lose digits), TF computes x * log1p(y)."""
+    x = np.array([1e30, 2.0, -3.0, 0.0, 1.0, 4.0, 1e8], np.float32)
+    y = np.array([1e-30, 1e-8, -1e-7, 5.0, -1.0, 3e-4, 1e-8], np.float32)
+    return OpCase('base/Xlog1py_small_y', lambda a, c: tf.raw_ops.Xlog1py(x=a, y=c),
+                  [In(x.shape, values=lambda rng, s: x), In(y.shape, values=lambda rng, s: y)], check=_elementwise_exact)
+
+
+register([_xlog1py_small()])

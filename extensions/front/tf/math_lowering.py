@@ -144,19 +144,23 @@ class Expm1Lowering(OpRule):
         return b.op(Select, [keep_x, x, saturated], 'expm1')
 
 
+def log1p(b, x):
+    """Log(u) * x / (u - 1) with u = 1 + x (Goldberg's form: exact to a few ulps for small x, where Log(1 + x) loses
+    them); x itself where u rounds to 1 (-0 stays -0), Log(u) where u is infinite."""
+    u = b.op(Add, [x, b.const(1, 'one')], 'plus_one')
+    log = b.op(Log, [u], 'log')
+    general = b.op(Mul, [log, b.op(Div, [x, b.op(Sub, [u, b.const(1, 'one_back')], 'u_minus_one')], 'ratio')],
+                   'general')
+    beyond = b.op(Select, [b.op(IsInf, [u], 'u_inf'), log, general], 'beyond')
+    return b.op(Select, [b.op(Equal, [u, b.const(1, 'one_value')], 'u_one'), x, beyond], 'log1p')
+
+
 class Log1pLowering(OpRule):
-    """Log1p(x) = Log(u) * x / (u - 1) with u = 1 + x (Goldberg's form: exact to a few ulps for small x, where
-    Log(1 + x) loses them); x itself where u rounds to 1 (-0 stays -0), Log(u) where u is infinite."""
+    """Log1p(x) = :func:`log1p` (Goldberg's form, small x keep their precision)."""
     op = 'Log1p'
 
     def rewrite(self, node: Node, b: Builder):
-        x = node.in_port(0).get_source()
-        u = b.op(Add, [x, b.const(1, 'one')], 'plus_one')
-        log = b.op(Log, [u], 'log')
-        general = b.op(Mul, [log, b.op(Div, [x, b.op(Sub, [u, b.const(1, 'one_back')], 'u_minus_one')], 'ratio')],
-                       'general')
-        beyond = b.op(Select, [b.op(IsInf, [u], 'u_inf'), log, general], 'beyond')
-        return b.op(Select, [b.op(Equal, [u, b.const(1, 'one_value')], 'u_one'), x, beyond], 'log1p')
+        return log1p(b, node.in_port(0).get_source())
 
 
 class ClipByValueLowering(OpRule):

@@ -15,7 +15,7 @@ LOWERED = {
     'Div': 'Divide (floats); Sign(x) * Sign(y) * Divide(|x|, |y|) (integers: rounded toward zero, as TF)',
     'Xdivy': 'Select(x == 0, 0, Divide(x, y))',
     'Xlogy': 'Select(x == 0, 0, x * Log(y))',
-    'Xlog1py': 'Select(x == 0, 0, x * Log(1 + y))',
+    'Xlog1py': 'Select(x == 0, 0, x * Log1p(y)), Log1p in its precise form',
     'EuclideanNorm': 'ReduceL2 (opset4; keep_dims; integers truncated); Abs(x) for empty axes, as TF',
     'L2Loss': 'ReduceSum(x * x) / 2 over every axis',
 }

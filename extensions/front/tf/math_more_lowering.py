@@ -3,11 +3,11 @@ import numpy as np
 
 from extensions.front.tf.formulas import int_range, rank_of, squeeze
 from extensions.front.tf.tensor_ext import constant_input
-from extensions.front.tf.math_lowering import truncated_quotient
+from extensions.front.tf.math_lowering import log1p, truncated_quotient
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Log
-from mo.ops.elementwise import Add, Div, Equal, Mul
+from mo.ops.elementwise import Div, Equal, Mul
 from mo.ops.elementwise_more import NotEqual
 from mo.ops.reduce import ReduceL2, ReduceSum
 from mo.ops.select import Select
@@ -47,12 +47,11 @@ class XlogyLowering(XdivyLowering):
 
 
 class Xlog1pyLowering(XdivyLowering):
-    """Xlog1py(x, y) = Select(x == 0, 0, x * Log(1 + y))."""
+    """Xlog1py(x, y) = Select(x == 0, 0, x * Log1p(y)), with Log1p's precise form (``math_lowering.log1p``)."""
     op = 'Xlog1py'
 
     def weighted(self, b: Builder, x, y):
-        log1p = b.op(Log, [b.op(Add, [y, b.const(1, 'one')], 'plus_one')], 'log1p')
-        return b.op(Mul, [x, log1p], 'product')
+        return b.op(Mul, [x, log1p(b, y)], 'product')
 
 
 class EuclideanNormLowering(OpRule):
