@@ -10,6 +10,7 @@ lowering makes it opset ops.
 import numpy as np
 
 from mo.back.ir.xml_builder import ElementList
+from mo.front.tf.attrs import encode_attr
 from mo.front.tf.dtypes import tf_dtype_from_numpy
 from mo.front.tf.function_graph import BodyGraphDef, BodyInput, body_parameters, body_results, convert_body
 from mo.front.tf.proto import NodeDef
@@ -27,17 +28,7 @@ def _node_def(name: str, op: str, inputs=(), **attrs) -> NodeDef:
     pb.name, pb.op = name, op
     pb.input.extend(inputs)
     for key, value in attrs.items():
-        attr = pb.attr[key]
-        if isinstance(value, np.dtype):
-            attr.type = tf_dtype_from_numpy(value)
-        elif isinstance(value, bool):
-            attr.b = value
-        elif isinstance(value, float):
-            attr.f = value
-        elif isinstance(value, int):
-            attr.i = value
-        else:
-            attr.list.i.extend(int(v) for v in value)
+        pb.attr[key].CopyFrom(encode_attr(value))
     return pb
 
 

@@ -17,6 +17,7 @@ import pytest
 
 import mo
 from mo.front.tf import dtypes, kernels
+from mo.front.tf.attrs import encode_attr
 from mo.front.tf.proto import GraphDef
 
 FLOATS = np.array([-3.5, -2.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, 2.5, 7.0], np.float32)
@@ -54,22 +55,6 @@ def _const(graph_def, name, value: np.ndarray):
     return name
 
 
-def _set_attr(attr, value):
-    """A Python value as TF's AttrValue: numpy dtypes as types, then bool, int, float, bytes and lists of ints."""
-    if isinstance(value, np.dtype):
-        attr.type = dtypes.tf_dtype_from_numpy(value)
-    elif isinstance(value, bool):
-        attr.b = value
-    elif isinstance(value, int):
-        attr.i = value
-    elif isinstance(value, float):
-        attr.f = value
-    elif isinstance(value, bytes):
-        attr.s = value
-    else:
-        attr.list.i.extend(int(v) for v in value)
-
-
 def _decoded(value):
     """The attribute as ``kernels.evaluate`` takes it (types as TF's DataType numbers)."""
     return dtypes.tf_dtype_from_numpy(value) if isinstance(value, np.dtype) else value
@@ -83,7 +68,7 @@ def _graph(op: str, inputs, attrs) -> GraphDef:
     node.name, node.op = 'op', op
     node.input.extend(names)
     for key, value in attrs.items():
-        _set_attr(node.attr[key], value)
+        node.attr[key].CopyFrom(encode_attr(value))
     return graph_def
 
 
