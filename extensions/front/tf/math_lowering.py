@@ -86,8 +86,8 @@ class Atan2Lowering(OpRule):
         base = b.op(Atan, [ratio], 'atan')
         y_negative, x_negative = _negative(b, y, 'y_negative'), _negative(b, x, 'x_negative')
         pi = b.op(Select, [y_negative, b.const(-np.pi, 'minus_pi'), b.const(np.pi, 'pi')], 'signed_pi')
-        turn = b.op(Select, [x_negative, pi, zero], 'turn')
-        general = b.op(Add, [base, turn], 'general')
+        # base + pi only where x < 0: adding a zero turn would make atan2(-3, inf) = -0 into +0
+        general = b.op(Select, [x_negative, b.op(Add, [base, pi], 'turned'), base], 'general')
         half_pi = b.op(Select, [y_negative, b.const(-np.pi / 2, 'minus_half_pi'), b.const(np.pi / 2, 'half_pi')],
                        'signed_half_pi')
         off_x_axis = b.op(Select, [b.op(Equal, [x, zero], 'x_zero'), half_pi, general], 'off_x_axis')
