@@ -42,7 +42,8 @@ class _Transform(Op):
 
     @staticmethod
     def transformed_shape(node, shape):
-        raise NotImplementedError
+        """The output shape for input ``shape``: each transform (DFT, RDFT, ...) defines its own."""
+        raise NotImplementedError('{} must define transformed_shape(node, shape)'.format(node.soft_get('op')))
 
     @classmethod
     def infer(cls, node):
