@@ -55,7 +55,8 @@ class QueueDequeueAsInputs(LoadReplacementPattern):
         return super().run_before() + [TFInputsOutputs]
 
     def find_and_replace_pattern(self, graph: Graph):
-        readers = [n for n in graph.get_op_nodes() if n.soft_get('op') in DEQUEUES or n.soft_get('op') in GETTERS]
+        readers = [Node(graph, n) for n in graph.in_insertion_order(  # the op index: no scan of every node
+            [n for op in tuple(DEQUEUES) + GETTERS for n in graph.nodes_by_attr('op', op)])]
         if not readers:
             return
         sources = set()

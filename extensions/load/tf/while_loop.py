@@ -20,7 +20,7 @@ from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf.dtypes import tf_dtype_from_numpy
 from mo.front.tf.node_def import add_input_edge, op_node_attrs
 from mo.front.tf.proto import NodeDef
-from mo.graph.graph import Graph
+from mo.graph.graph import Graph, Node
 from mo.utils.error import Error
 
 WHILE_OPS = ('While', 'StatelessWhile')
@@ -46,7 +46,8 @@ class TFWhileAsLoop(LoadReplacementPattern):
         return super().run_before() + [TFInputsOutputs]
 
     def find_and_replace_pattern(self, graph: Graph):
-        loops = [n for n in graph.get_op_nodes() if n.soft_get('op') in WHILE_OPS]
+        loops = [Node(graph, n) for n in graph.in_insertion_order(
+            [n for op in WHILE_OPS for n in graph.nodes_by_attr('op', op)])]  # the op index: no scan of every node
         if not loops:
             return
         functions = _functions(graph)
