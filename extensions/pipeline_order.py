@@ -18,7 +18,7 @@ LOAD = [
     'extensions.load.tf.loader.TFLoader',
     'extensions.load.tf.function_inlining.TFFunctionInlining',
     'extensions.load.tf.while_loop.TFWhileAsLoop',
-    'extensions.load.tf.queue_inputs.QueueDequeueAsInputs',
+    'extensions.load.tf.input_pipelines.InputPipelinesAsInputs',
     'extensions.load.tf.loader.TFInputsOutputs',
     'extensions.load.tf.loader.TFAddResults',
     'extensions.load.tf.constant_folding.TFConstantFolding',

@@ -1,7 +1,7 @@
 """Input pipelines: TF1 queues, tf.data iterators and the ops reading them never reach extraction; the load step
-``extensions.load.tf.queue_inputs`` makes the tensors they hand the model its inputs. The extractors below document
+``extensions.load.tf.input_pipelines`` makes the tensors they hand the model its inputs. The extractors below document
 them (README's table) and name the node should one be left."""
-from extensions.load.tf.queue_inputs import DEQUEUES, GETTERS, ITERATORS, QUEUES
+from extensions.load.tf.input_pipelines import DEQUEUES, GETTERS, ITERATORS, QUEUES
 from mo.front.extractor import FrontExtractorOp
 from mo.utils.error import Error
 

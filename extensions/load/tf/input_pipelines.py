@@ -42,10 +42,10 @@ def _data_edges(graph: Graph, node_id, out: bool):
     return [e for e in edges if not e[3].get('control_flow_edge')]
 
 
-class QueueDequeueAsInputs(LoadReplacementPattern):
+class InputPipelinesAsInputs(LoadReplacementPattern):
     """Every component the model takes from a queue or a tf.data iterator becomes a Placeholder; the queues, the
     iterators and their pipelines go."""
-    id = 'QueueDequeueAsInputs'
+    id = 'InputPipelinesAsInputs'
     graph_condition = [_is_tf]
 
     def run_after(self):
