@@ -54,6 +54,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_saved_models import (DEFAULT_SAVED_MODELS, SAVED_MODELS, _has, load_or_build_saved_model,  # noqa: E402
+                                verify_saved_model)
+
 ROOT = Path(__file__).resolve().parent.parent
 for p in (ROOT, ROOT / 'tools'):
     if str(p) not in sys.path:
@@ -392,146 +396,6 @@ def bench_model(rec, pb: Path, tools: Sequence[str], repeat: int, timeout: float
 # SavedModels
 # --------------------------------------------------------------------------------------------
 
-SAVED_MODELS = ('sm_resnet50', 'sm_bert_encoder', 'sm_synthetic_3gb')
-DEFAULT_SAVED_MODELS = ('sm_resnet50', 'sm_bert_encoder')
-_SAVED_MODEL_VERSION = '1'   # bump when a builder below changes
-
-
-def _export_resnet50(directory: str):
-    import keras
-    keras.utils.set_random_seed(12)
-    keras.applications.ResNet50(weights=None, input_shape=(224, 224, 3), classes=1000).export(directory,
-                                                                                               verbose=False)
-
-
-def _export_bert_encoder(directory: str, vocab=8000, length=128, width=256, heads=4, layers=4):
-    import keras
-    keras.utils.set_random_seed(21)
-    ids = keras.Input((length,), dtype='int32', name='token_ids')
-    positions = keras.ops.arange(length)
-    x = keras.layers.Embedding(vocab, width)(ids) + keras.layers.Embedding(length, width)(positions)
-    x = keras.layers.LayerNormalization(epsilon=1e-6)(x)
-    for _ in range(layers):
-        attention = keras.layers.MultiHeadAttention(heads, width // heads)(x, x)
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + attention)
-        hidden = keras.layers.Dense(4 * width, activation='gelu')(x)
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + keras.layers.Dense(width)(hidden))
-    keras.Model(ids, x).export(directory, verbose=False)
-
-
-def _save_synthetic(directory: str, count=12, size=8192):
-    """~3 GB of weights: ``count`` float32 matrices of size x size, applied one after the other."""
-    import numpy as np
-    import tensorflow as tf
-
-    class Synthetic(tf.Module):
-        def __init__(self):
-            super().__init__()
-            self.weights = []
-            for i in range(count):
-                rng = np.random.default_rng(i)
-                value = rng.standard_normal((size, size), dtype=np.float32)
-                value *= np.float32(1.0 / np.sqrt(size))
-                self.weights.append(tf.Variable(value, name='w%d' % i))
-                del value
-
-        @tf.function(input_signature=[tf.TensorSpec([None, size], tf.float32, name='x')])
-        def serve(self, x):
-            for w in self.weights:
-                x = tf.tanh(tf.matmul(x, w))
-            return {'y': x}
-
-    module = Synthetic()
-    tf.saved_model.save(module, directory, signatures={'serving_default': module.serve})
-
-
-_SAVED_MODEL_BUILDERS = {'sm_resnet50': _export_resnet50, 'sm_bert_encoder': _export_bert_encoder,
-                         'sm_synthetic_3gb': _save_synthetic}
-
-
-@dataclasses.dataclass
-class SavedModelRecord:
-    """A SavedModel directory the benchmark built: what ``table`` and ``verify_saved_model`` need."""
-    name: str
-    directory: Path
-    node_count: int
-    size: int
-
-    @property
-    def largest_variable(self) -> int:
-        from mo.front.tf.tensor_bundle import BundleReader
-        reader = BundleReader(str(self.directory / 'variables' / 'variables'))
-        return max(int(e.size) for e in reader.entries.values())
-
-
-def _saved_model_nodes(directory: Path) -> int:
-    from mo.front.tf.proto import SavedModel
-    meta_graph = SavedModel.FromString((directory / 'saved_model.pb').read_bytes()).meta_graphs[0]
-    return len(meta_graph.graph_def.node) + sum(len(f.node_def) for f in meta_graph.graph_def.library.function)
-
-
-def load_or_build_saved_model(name: str, work: Path) -> SavedModelRecord:
-    """The SavedModel ``name`` under ``work/saved_models``, built in a child process when missing."""
-    import importlib.metadata as md
-    directory = work / 'saved_models' / name
-    stamp = directory / '.bench_key'
-    key = '%s tf=%s keras=%s' % (_SAVED_MODEL_VERSION, md.version('tensorflow-cpu') if _has(md, 'tensorflow-cpu')
-                                 else md.version('tensorflow'), md.version('keras'))
-    if not (stamp.is_file() and stamp.read_text() == key):
-        shutil.rmtree(directory, ignore_errors=True)
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        print('building SavedModel %s ...' % name, end=' ', flush=True)
-        start = time.perf_counter()
-        code = ('import sys; sys.path[:0] = %r; import bench_convert; bench_convert._SAVED_MODEL_BUILDERS[%r](%r)'
-                % ([str(ROOT / 'tools'), str(ROOT)], name, str(directory)))
-        subprocess.run([sys.executable, '-c', code], check=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL='3'))
-        stamp.write_text(key)
-        print('%.1f s' % (time.perf_counter() - start), flush=True)
-    size = sum(f.stat().st_size for f in directory.rglob('*') if f.is_file())
-    return SavedModelRecord(name, directory, _saved_model_nodes(directory), size)
-
-
-def verify_saved_model(rec: SavedModelRecord, results: Dict[str, Result], tol: float, seed: int = 0) -> None:
-    """Run each IR with OpenVINO and compare every signature output with TensorFlow's."""
-    import numpy as np
-    import openvino as ov
-    import tensorflow as tf
-    function = tf.saved_model.load(str(rec.directory)).signatures['serving_default']
-    rng = np.random.default_rng(seed)
-    feeds = {}
-    for name, spec in function.structured_input_signature[1].items():
-        shape = [1 if d is None else d for d in spec.shape.as_list()]
-        if spec.dtype.is_integer:
-            feeds[name] = rng.integers(0, 100, shape).astype(spec.dtype.as_numpy_dtype)
-        else:
-            feeds[name] = rng.uniform(-1, 1, shape).astype(spec.dtype.as_numpy_dtype)
-    expected = {k: v.numpy() for k, v in function(**{k: tf.constant(v) for k, v in feeds.items()}).items()}
-    del function
-    core = ov.Core()
-    for tool, res in results.items():
-        if res.problem:
-            continue
-        try:
-            compiled = core.compile_model(core.read_model(str(res.xml)), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
-            inputs = {}
-            for port in compiled.inputs:
-                # by the signature's name (mo), or the graph's placeholder name (ovc)
-                match = [k for k in feeds if k in port.get_names() or 'serving_default_' + k in port.get_names()]
-                inputs[port] = feeds[match[0]] if match else feeds[next(iter(feeds))]
-            outputs = compiled(inputs)
-            errors = []
-            for name, value in expected.items():
-                port = [p for p in compiled.outputs if name in p.get_names()] or list(compiled.outputs)[:1]
-                actual = outputs[port[0]]
-                errors.append(float(np.abs(actual - value).max() / (np.abs(value).max() or 1.0)))
-            res.error = max(errors)
-        except Exception as e:  # noqa: B902 - any failure to load or run the IR disqualifies it
-            res.problem = 'IR does not run: %s' % str(e).strip().splitlines()[0][:200]
-            continue
-        if not res.error <= tol:
-            res.problem = 'outputs differ from TensorFlow: max rel. error %.3g > %g' % (res.error, tol)
-
-
 # --------------------------------------------------------------------------------------------
 # Profiling our converter
 # --------------------------------------------------------------------------------------------
@@ -637,14 +501,6 @@ def environment_line(tools: Sequence[str], legacy_msg: str) -> str:
     if 'legacy' in tools:
         parts.append(legacy_msg)
     return '; '.join(parts)
-
-
-def _has(md, dist) -> bool:
-    try:
-        md.version(dist)
-        return True
-    except md.PackageNotFoundError:
-        return False
 
 
 # --------------------------------------------------------------------------------------------
