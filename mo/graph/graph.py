@@ -8,7 +8,8 @@ Middle and back phases: op and data nodes alternate. An op's output port ``k`` f
 node through an edge with ``out=k``; the data node feeds consumers through edges with ``in=i``.
 A data node holds the tensor's ``shape`` and, when known, its ``value``.
 
-Nodes are indexed by ``op``, ``type``, ``kind`` and ``name``, so ``get_op_nodes(op='Pack')`` costs time
+Nodes are indexed by ``op``, ``type``, ``kind`` and ``name`` (value -> the ids holding it: a 1-tuple or
+a set), so ``get_op_nodes(op='Pack')`` costs time
 in the number of Pack nodes, not in the size of the graph. The index stays right however an
 attribute is written (``node.op = x``, ``node['op'] = x``, ``graph.nodes[n]['op'] = x``),
 because node attribute dicts report writes to the indexed keys (``mo.graph.node_attrs``).
@@ -55,6 +56,9 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         self.edited = None
         #: ``version`` right after the last clean-up: dead code since then can only come from edits
         self.clean_version = None
+        #: ``(version, node ids)`` of the last topological sort: whole-graph passes that run back to back
+        #: (inference, the IR writer, the model's inputs and outputs) sort an unchanged graph once
+        self._topo_cache = None
         super().__init__(incoming_graph_data, **attr)
 
     # ----- index maintenance -------------------------------------------------------------
@@ -82,7 +86,10 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                 bucket = self._index[key].get(old)
             except TypeError:  # an unhashable value is simply not indexed
                 bucket = None
-            if bucket is not None:
+            if type(bucket) is tuple:
+                if bucket[0] == node_id:
+                    del self._index[key][old]
+            elif bucket is not None:
                 bucket.discard(node_id)
         if new is not None:
             self._index_add(node_id, key, new)
@@ -95,8 +102,13 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             bucket = index.get(value)
         except TypeError:  # an unhashable value is simply not indexed
             return
+        # a value held by one node (every name, most of the time) keeps its id in a 1-tuple, a quarter
+        # of a set's memory; the second node with the value turns the bucket into a set
         if bucket is None:
-            index[value] = {node_id}
+            index[value] = (node_id,)
+        elif type(bucket) is tuple:
+            if bucket[0] != node_id:
+                index[value] = {bucket[0], node_id}
         else:
             bucket.add(node_id)
 
@@ -160,6 +172,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             cache.clear()
 
     def add_nodes_from(self, nodes_for_adding, **attr):
+        self.version += 1
         nodes = list(nodes_for_adding)
         super().add_nodes_from(nodes, **attr)
         for item in nodes:
@@ -222,6 +235,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         super().remove_nodes_from(nodes)
 
     def clear(self):
+        self.version += 1
         super().clear()
         self._index = {key: {} for key in INDEXED_ATTRS}
         self._seq = {}
@@ -237,6 +251,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         items = [(n, nodes.pop(n)) for n in order]
         nodes.update(items)
         self._seq.update({n: i for i, n in enumerate(order)})
+        self.version += 1  # the insertion order breaks the topological sort's ties
 
     def nodes_with_sub_graphs(self) -> list:
         """Ids of the nodes that own body graphs (their ``sub_graphs`` attribute lists them), in insertion order."""
@@ -498,6 +513,16 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
 
     def pseudo_topological_sort(self, reverse=False):
         """Op and data nodes in a topological order that is stable under the insertion order."""
+        cached = self._topo_cache
+        if cached is not None and cached[0] == self.version:
+            order = cached[1]
+        else:
+            order = self._topological_order()
+            self._topo_cache = (self.version, order)
+        nodes = [Node(self, n) for n in order]
+        return list(reversed(nodes)) if reverse else nodes
+
+    def _topological_order(self) -> list:
         seq = self._seq
         succ = self._succ
         # straight over the adjacency dicts (an edge counts once per parallel key): networkx's
@@ -515,8 +540,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                     heapq.heappush(heap, (seq.get(dst, 0), dst))
         if len(order) != len(self._node):
             self.check_acyclic()
-        nodes = [Node(self, n) for n in order]
-        return list(reversed(nodes)) if reverse else nodes
+        return order
 
     def dump(self) -> str:
         """A readable one-line-per-node summary (for debugging and test failure messages)."""

@@ -16,7 +16,8 @@ import numpy as np
 from mo.back.ir import ir_types
 from mo.back.ir.background_writer import BackgroundFileWriter
 from mo.back.ir.bin_packer import BinPacker
-from mo.back.ir.xml_builder import BodyRecord, EdgeRecord, LayerRecord, PortRecord, build_xml
+from mo.back.ir.xml_builder import (BODY_LAYER_DEPTH, NET_LAYER_DEPTH, BodyRecord, EdgeRecord, LayerRecord, PortRecord,
+                                    layer_text, xml_bytes, xml_lines)
 from mo.graph.graph import Graph, Node
 from mo.ops.op import op_class_of
 from mo.utils.error import Error
@@ -74,6 +75,10 @@ def format_shape(shape) -> str:
 
 
 # ----- the graph's view ------------------------------------------------------------------------
+# The emitter reads the back-phase graph through attribute dicts and the adjacency lists rather than
+# through Node and Port objects: it visits every op and tensor once, on graphs of up to a million
+# nodes, and the generic accessors cost more than the rest of the writer. The tensor a port carries
+# is found as ``Port.tensor()`` finds it: the data node of the port's first data edge.
 
 def _node_label(node: Node) -> str:
     return '"{}" ({})'.format(node.soft_get('name', node.id), node.soft_get('op', node.soft_get('type', '?')))
@@ -90,52 +95,76 @@ def _backend_attrs(node: Node) -> list:
     return list(op.backend_attrs() or [])
 
 
-def _out_data_nodes(node: Node) -> dict:
-    """Output port index -> data node, for every output that has one."""
+def _out_data_ids(graph: Graph, node_id) -> dict:
+    """Output port index -> the id of the node its first data edge leads to (its data node), by index."""
     result = {}
-    for data_id, _, attrs in node.graph.out_edge_list(node.id, data_only=True):
-        if 'out' in attrs:
-            result.setdefault(attrs['out'], Node(node.graph, data_id))
-    return dict(sorted(result.items()))
+    for data_id, _, attrs in graph.out_edge_list(node_id, data_only=True):
+        out_idx = attrs.get('out')
+        if out_idx is not None and out_idx not in result:
+            result[out_idx] = data_id
+    return dict(sorted(result.items())) if len(result) > 1 else result
 
 
-def _in_sources(node: Node) -> list:
-    """``[(in_port, data_node, producer, producer_out_port)]`` of the connected inputs, by port."""
-    graph = node.graph
+def _output_records(graph: Graph, node_id) -> dict:
+    """Output port index -> the record of the tensor on that port (``Port.tensor()``), for every
+    declared or connected output port that has one."""
+    attrs = graph.node_attrs(node_id)
+    table = attrs.get('_out_ports') or {}
+    records = {}
+    for out_idx, data_id in _out_data_ids(graph, node_id).items():
+        data = graph.node_attrs(data_id)
+        records[out_idx] = data if data.get('kind') == 'data' else table.get(out_idx)
+    for out_idx, record in table.items():
+        if out_idx not in records and not (record or {}).get('control_flow'):
+            records[out_idx] = record
+    return records
+
+
+def _in_sources(graph: Graph, node: Node) -> list:
+    """``[(in_port, data attrs, producer id, producer_out_port)]`` of the connected inputs, by port."""
     result = []
     for data_id, _, attrs in graph.in_edge_list(node.id, data_only=True):
-        if 'in' not in attrs:
+        in_idx = attrs.get('in')
+        if in_idx is None:
             continue
-        data = Node(graph, data_id)
-        producers = [(u, a.get('out', 0)) for u, _, a in graph.in_edge_list(data_id)]
-        if data.soft_get('kind') != 'data' or len(producers) != 1:
+        data = graph.node_attrs(data_id)
+        producers = graph.in_edge_list(data_id)
+        if data.get('kind') != 'data' or len(producers) != 1:
             raise Error('Input {} of {} is not fed by exactly one op through a data node; the graph is not in '
-                        'the back phase', attrs['in'], _node_label(node))
-        result.append((attrs['in'], data, Node(graph, producers[0][0]), producers[0][1]))
-    return sorted(result, key=lambda item: item[0])
+                        'the back phase', in_idx, _node_label(node))
+        producer, _, producer_edge = producers[0]
+        result.append((in_idx, data, producer, producer_edge.get('out', 0)))
+    if len(result) > 1:
+        result.sort(key=lambda item: item[0])
+    return result
 
 
-def _shape_of(data: Node, owner: Node):
-    shape = data.soft_get('shape', None)
-    if shape is None and data.soft_get('value', None) is not None:
-        shape = np.shape(data.value)
+def _tensor_label(data: dict) -> str:
+    return str(data.get('name', '?'))
+
+
+def _shape_of(data: dict, owner: Node) -> tuple:
+    shape = data.get('shape')
+    if shape is None and data.get('value') is not None:
+        shape = np.shape(data['value'])
     if shape is None:
         raise Error('The shape of tensor "{}" of {} is unknown; the IR needs every tensor\'s rank',
-                    data.soft_get('name', data.id), _node_label(owner))
+                    _tensor_label(data), _node_label(owner))
+    if type(shape) is np.ndarray and shape.ndim == 1 and shape.dtype.kind in 'iu':
+        return tuple(shape.tolist())  # the common case: an int64 shape array
     return tuple(int(d) for d in np.ravel(shape))
 
 
-def _dtype_of(data: Node, owner: Node) -> np.dtype:
-    dtype = data.soft_get('data_type', None)
-    if dtype is None and data.soft_get('value', None) is not None:
-        dtype = np.asarray(data.value).dtype
+def _dtype_of(data: dict, owner: Node) -> np.dtype:
+    dtype = data.get('data_type')
+    if dtype is None and data.get('value') is not None:
+        dtype = np.asarray(data['value']).dtype
     if dtype is None:
-        raise Error('The data type of tensor "{}" of {} is unknown', data.soft_get('name', data.id),
-                    _node_label(owner))
-    return np.dtype(dtype)
+        raise Error('The data type of tensor "{}" of {} is unknown', _tensor_label(data), _node_label(owner))
+    return dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
 
 
-def _precision(data: Node, owner: Node) -> str:
+def _precision(data: dict, owner: Node) -> str:
     try:
         return ir_types.precision(_dtype_of(data, owner))
     except Error as exc:
@@ -145,14 +174,19 @@ def _precision(data: Node, owner: Node) -> str:
 # ----- the emitter -----------------------------------------------------------------------------
 
 class _Emitter:
-    """Walks the ops once, building layer and edge records and the ``.bin``."""
+    """Walks the ops once, rendering each layer's text as soon as it is complete, collecting the
+    edges and writing the ``.bin``. ``depth`` is the depth of this network's layers in the XML."""
 
-    def __init__(self, graph: Graph, meta: dict, sink=None, packer: BinPacker = None):
+    def __init__(self, graph: Graph, meta: dict, sink=None, packer: BinPacker = None, depth: int = NET_LAYER_DEPTH):
         self.graph = graph
         self.meta = meta
+        self.depth = depth
         self.compress = bool(meta.get('compress_to_fp16'))
         self.packer = packer or BinPacker(sink=sink)  # a body's weights go to its network's .bin
-        self.layers = []
+        #: the text of each layer written so far, by layer id
+        self.layer_texts = []
+        #: the records of the op being written; rendered and dropped when it is done
+        self.open_layers = []
         self.edges = []
         #: (op node id, output index) -> (layer id, IR port id)
         self.sources = {}
@@ -168,11 +202,13 @@ class _Emitter:
         names retired by a rewrite (a TF name whose tensor is gone is no name for another one)."""
         self.claimed_names.update(self.graph.graph.get('retired_tensor_names', ()))
         for node in ops:
-            for port in node.out_ports().values():
-                self.claimed_names.update(port.get_tensor_names())
+            for record in _output_records(self.graph, node.id).values():
+                self.claimed_names.update((record or {}).get('tensor_names') or ())
 
-    def _tensor_names(self, node: Node, out_idx: int) -> list:
-        names = node.out_port(out_idx).get_tensor_names()
+    def _tensor_names(self, node: Node, out_idx: int, record) -> list:
+        """The names of output ``out_idx`` (``record``: its tensor's record): the explicit ones, and the
+        one derived from the node's name unless some tensor claims it."""
+        names = list((record or {}).get('tensor_names') or ())
         base = str(node.soft_get('name', node.id))
         derived = base if out_idx == 0 else '{}:{}'.format(base, out_idx)
         if derived not in names and derived not in self.claimed_names:
@@ -187,50 +223,55 @@ class _Emitter:
             unique = '{}/{}'.format(name, count)
             count += 1
         self.layer_names.add(unique)
-        layer = LayerRecord(id=len(self.layers), name=unique, type=type_, version=version, data=list(data),
-                            rt_info=list(rt_info))
-        self.layers.append(layer)
+        layer = LayerRecord(id=len(self.layer_texts) + len(self.open_layers), name=unique, type=type_,
+                            version=version, data=list(data), rt_info=list(rt_info))
+        self.open_layers.append(layer)
         return layer
 
+    def _render_open_layers(self):
+        self.layer_texts.extend(layer_text(layer, self.depth) for layer in self.open_layers)
+        self.open_layers = []
+
     def _add_inputs(self, node: Node, layer: LayerRecord):
-        sources = _in_sources(node)
-        for position, (in_idx, data, producer, out_idx) in enumerate(sources):
+        for position, (in_idx, data, producer, out_idx) in enumerate(_in_sources(self.graph, node)):
             if in_idx != position:
                 raise Error('{} has input {} connected but input {} not; the IR cannot express a gap in the '
                             'inputs', _node_label(node), in_idx, position)
-            source = self.sources.get((producer.id, out_idx))
+            source = self.sources.get((producer, out_idx))
             if source is None:
                 raise Error('Input {} of {} comes from output {} of {}, which was not written to the IR',
-                            in_idx, _node_label(node), out_idx, _node_label(producer))
+                            in_idx, _node_label(node), out_idx, _node_label(Node(self.graph, producer)))
             layer.inputs.append(PortRecord(id=position, precision=_precision(data, node),
                                            dims=_shape_of(data, node)))
             self.edges.append(EdgeRecord(source[0], source[1], layer.id, position))
 
-    def _add_outputs(self, node: Node, layer: LayerRecord, names_from: Node = None) -> dict:
+    def _add_outputs(self, node: Node, layer: LayerRecord) -> dict:
         """Writes the output ports; returns output index -> IR port id. An op with bodies writes only
         the outputs something reads (its port map says which is which); any other op must have no gap."""
         first = len(layer.inputs)
-        outputs = _out_data_nodes(node)
+        outputs = _out_data_ids(self.graph, node.id)
         compact = node.has_valid('bodies')
         ports = {}
-        for position, (out_idx, data) in enumerate(outputs.items()):
+        for position, (out_idx, data_id) in enumerate(outputs.items()):
             if out_idx >= len(outputs) and not compact:
                 raise Error('{} has output {} but not all outputs before it; the IR cannot express a gap in the '
                             'outputs', _node_label(node), out_idx)
             port_id = first + (position if compact else out_idx)
             ports[out_idx] = port_id
-            names = self._tensor_names(names_from or node, out_idx)
+            data = self.graph.node_attrs(data_id)
+            record = data if data.get('kind') == 'data' else node.out_port(out_idx).tensor()
             layer.outputs.append(PortRecord(id=port_id, precision=_precision(data, node),
-                                            dims=_shape_of(data, node), names=names))
+                                            dims=_shape_of(data, node), names=self._tensor_names(node, out_idx, record)))
             self.sources[(node.id, out_idx)] = (layer.id, port_id)
         return ports
 
     def _data_attrs(self, node: Node, skip=()) -> list:
         result = []
         seen = set(skip)
+        attrs = node.attrs()
         for item in _backend_attrs(node):
             if isinstance(item, str):
-                name, value = item, node.soft_get(item, None)
+                name, value = item, attrs.get(item)
             elif isinstance(item, tuple) and len(item) == 2:
                 name, getter = item
                 value = getter(node) if callable(getter) else node.soft_get(getter, None)
@@ -247,29 +288,31 @@ class _Emitter:
         return result
 
     def emit_op(self, node: Node):
-        op_type = node.soft_get('type', None)
+        attrs = node.attrs()
+        op_type = attrs.get('type')
         if not op_type:
             raise Error('Operation {} has no IR type: it is a framework or legacy op that no transformation '
                         'replaced with an opset operation', _node_label(node))
-        version = node.soft_get('version', None)
+        version = attrs.get('version')
         if not version:
             raise Error('Operation {} of type {} has no opset version', _node_label(node), op_type)
-        name = str(node.soft_get('name', node.id))
+        name = str(attrs.get('name', node.id))
         if op_type == 'Const':
             self.emit_const(node, name, version)
-            return
-        data = []
-        if op_type == 'Parameter':
-            data = self._parameter_attrs(node)
-        data += self._data_attrs(node, skip=[k for k, _ in data])
-        layer = self._new_layer(name, op_type, version, data)
-        self.layer_of[node.id] = layer.id
-        self._add_inputs(node, layer)
-        output_ports = self._add_outputs(node, layer)
-        if op_type == 'Parameter' and not layer.outputs:
-            self._add_unused_parameter_output(node, layer)
-        if node.has_valid('bodies'):
-            self._add_bodies(node, layer, output_ports)
+        else:
+            data = []
+            if op_type == 'Parameter':
+                data = self._parameter_attrs(node)
+            data += self._data_attrs(node, skip=[k for k, _ in data])
+            layer = self._new_layer(name, op_type, version, data)
+            self.layer_of[node.id] = layer.id
+            self._add_inputs(node, layer)
+            output_ports = self._add_outputs(node, layer)
+            if op_type == 'Parameter' and not layer.outputs:
+                self._add_unused_parameter_output(node, layer)
+            if node.has_valid('bodies'):
+                self._add_bodies(node, layer, output_ports)
+        self._render_open_layers()
 
     def _add_bodies(self, node: Node, layer: LayerRecord, output_ports: dict):
         """The sub-graphs of a Loop or If (``node.bodies``: IR tag -> back-phase Graph), written as
@@ -277,17 +320,17 @@ class _Emitter:
         ``ir_sections(node, layer_ids, output_ports)`` gives (output index -> IR port id)."""
         records, layer_ids = [], {}
         for tag, body in node.bodies.items():
-            emitter = _Emitter(body, self.meta, packer=self.packer)
+            emitter = _Emitter(body, self.meta, packer=self.packer, depth=self.depth + BODY_LAYER_DEPTH)
             layers, edges = emitter.run()
             records.append(BodyRecord(tag, layers, edges))
             layer_ids[tag] = emitter.layer_of
         layer.sections = list(node.ir_sections(node, layer_ids, output_ports)) + records
 
-    @staticmethod
-    def _parameter_type(node: Node):
+    def _parameter_type(self, node: Node):
         """(shape, dtype) of a model input: its output tensor's, or the node's own for an unused input."""
-        data = _out_data_nodes(node).get(0)
-        if data is not None:
+        data_id = _out_data_ids(self.graph, node.id).get(0)
+        if data_id is not None:
+            data = self.graph.node_attrs(data_id)
             return _shape_of(data, node), _dtype_of(data, node)
         # clean-up keeps unused inputs but drops their data nodes
         if not node.has_valid('shape'):
@@ -300,17 +343,13 @@ class _Emitter:
 
     def _add_unused_parameter_output(self, node: Node, layer: LayerRecord):
         shape, dtype = self._parameter_type(node)
-        names = node.out_port(0).get_tensor_names()
-        derived = str(node.soft_get('name', node.id))
-        if derived not in names and derived not in self.claimed_names:
-            names.append(derived)
-            self.claimed_names.add(derived)
+        names = self._tensor_names(node, 0, node.out_port(0).tensor())
         layer.outputs.append(PortRecord(id=0, precision=ir_types.precision(dtype), dims=shape, names=names))
 
     def emit_const(self, node: Node, name: str, version: str):
-        outputs = _out_data_nodes(node)
-        data = outputs.get(0)
-        value = data.soft_get('value', None) if data is not None else None
+        data_id = _out_data_ids(self.graph, node.id).get(0)
+        data = self.graph.node_attrs(data_id) if data_id is not None else None
+        value = data.get('value') if data is not None else None
         if value is None:
             value = node.soft_get('value', None)
         if value is None:
@@ -353,17 +392,19 @@ class _Emitter:
         return finite.size == 0 or float(np.max(np.abs(finite))) <= _F16_MAX
 
     def run(self):
+        """``(layer texts, edges sorted by destination)`` of the graph's ops."""
         if self.graph.stage == 'front':
             raise Error('The IR writer needs a graph with data nodes (middle or back phase), not a front-phase graph')
-        ops = [node for node in self.graph.pseudo_topological_sort() if node.soft_get('kind') == 'op']
+        ops = [node for node in self.graph.pseudo_topological_sort() if node.attrs().get('kind') == 'op']
         self._collect_explicit_names(ops)
         for node in ops:
             self.emit_op(node)
         if self.packer.deduplicated:
             log.debug('IR writer: {} constants share stored bytes with an identical one'.format(
                 self.packer.deduplicated))
-        edges = sorted(self.edges, key=lambda e: (e.to_layer, e.to_port))
-        return self.layers, edges
+        # layers are written in id order and each one's inputs in port order, so this sort only checks
+        self.edges.sort(key=lambda e: (e.to_layer, e.to_port))
+        return self.layer_texts, self.edges
 
 
 def _rt_info(meta: dict) -> list:
@@ -381,17 +422,26 @@ def serialize_ir(graph: Graph, meta: dict = None):
     Raises ``Error`` naming the node when the graph holds something the IR cannot express,
     such as an op without an opset type.
     """
-    xml_bytes, packer = _emit(graph, meta)
-    return xml_bytes, packer.getvalue()
+    lines, packer = _emit(graph, meta)
+    return xml_bytes(lines), packer.getvalue()
 
 
 def _emit(graph: Graph, meta: dict = None, sink=None):
-    """``(xml_bytes, BinPacker)``: the weights stay in their chunks until written (or go to ``sink``)."""
+    """``(xml lines, BinPacker)``: the weights stay in their chunks until written (or go to ``sink``)."""
     meta = dict(meta or {})
     emitter = _Emitter(graph, meta, sink)
     layers, edges = emitter.run()
     net_name = str(meta.get('model_name') or graph.graph.get('name') or 'model')
-    return build_xml(net_name, layers, edges, _rt_info(meta)), emitter.packer
+    return xml_lines(net_name, layers, edges, _rt_info(meta)), emitter.packer
+
+
+#: lines of XML encoded and written at a time: the whole text is never held twice
+_XML_CHUNK_LINES = 4096
+
+
+def _write_xml(handle, lines):
+    for start in range(0, len(lines), _XML_CHUNK_LINES):
+        handle.write(xml_bytes(lines[start:start + _XML_CHUNK_LINES]))
 
 
 def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
@@ -413,14 +463,14 @@ def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
         with bin_handle:
             writer = BackgroundFileWriter(bin_handle)
             try:
-                xml_bytes, _ = _emit(graph, meta, sink=writer.put)
+                lines, _ = _emit(graph, meta, sink=writer.put)
             except BaseException:
                 writer.finish(raise_error=False)  # the thread must not outlive the file
                 raise
             writer.finish()
         xml_tmp, xml_handle = _open_temporary(xml_path, pending)
         with xml_handle:
-            xml_handle.write(xml_bytes)
+            _write_xml(xml_handle, lines)
         os.replace(bin_tmp, bin_path)
         pending.remove(bin_tmp)
         os.replace(xml_tmp, xml_path)

@@ -3,10 +3,13 @@
 The writer decides *what* goes into the IR (``writer.py``); this module only knows the XML
 shape OpenVINO reads: ``<net version="11">`` with ``<layers>``, ``<edges>`` and ``<rt_info>``.
 Attribute order is the order of the records, so equal records give byte-identical text.
+
+A layer is rendered (``layer_text``) as soon as the writer has finished its record, and the record
+is dropped: on a network of a million layers the records would cost more memory than the text.
 """
 import re
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 IR_VERSION = '11'
 
@@ -46,14 +49,22 @@ class ElementList:
 
 @dataclass
 class BodyRecord:
-    """A sub-graph of a layer (``<body>``, ``<then_body>``, ``<else_body>``): layers and edges of its own."""
+    """A sub-graph of a layer (``<body>``, ``<then_body>``, ``<else_body>``): layers and edges of its own.
+    ``layers`` holds each layer's text, rendered by ``layer_text`` at the body's depth (the depth of
+    the owning layer plus ``BODY_LAYER_DEPTH``)."""
     tag: str
-    layers: list = field(default_factory=list)
+    layers: List[str] = field(default_factory=list)
     edges: list = field(default_factory=list)
 
 
-@dataclass
-class EdgeRecord:
+#: how much deeper than its layer a body's layers are: <layer> <body> <layers> <layer>
+BODY_LAYER_DEPTH = 3
+#: the depth of a network's own layers: <net> <layers> <layer>
+NET_LAYER_DEPTH = 2
+
+
+class EdgeRecord(NamedTuple):
+    """One ``<edge>`` (a tuple: a network keeps one per connection until its text is rendered)."""
     from_layer: int
     from_port: int
     to_layer: int
@@ -114,23 +125,32 @@ class _Lines:
 
 
 def _attr_text(attrs) -> str:
-    return ''.join(' {}="{}"'.format(key, _attr_value(value)) for key, value in attrs)
+    return ''.join([' {}="{}"'.format(key, _attr_value(value)) for key, value in attrs])
 
 
 def _port(out: _Lines, depth: int, port: PortRecord):
-    attrs = [('id', str(port.id)), ('precision', port.precision)]
+    # formatted in place rather than through _Lines: a network has a port and a few dims per tensor end
+    tabs = '\t' * depth
+    head = '{}<port id="{}" precision="{}"'.format(tabs, port.id, _attr_value(port.precision))
     if port.names:
-        attrs.append(('names', join_tensor_names(port.names)))
+        head += ' names="{}"'.format(_attr_value(join_tensor_names(port.names)))
     if not port.dims:
-        out.empty(depth, 'port', attrs)
+        out.lines.append(head + ' />')
         return
-    out.open(depth, 'port', attrs)
-    indent = '\t' * (depth + 1)
-    out.lines.extend('{}<dim>{}</dim>'.format(indent, int(dim)) for dim in port.dims)
-    out.close(depth, 'port')
+    lines = out.lines
+    lines.append(head + '>')
+    lines.extend(['{}\t<dim>{}</dim>'.format(tabs, int(dim)) for dim in port.dims])
+    lines.append(tabs + '</port>')
 
 
-def _layer(out: _Lines, layer: LayerRecord, depth: int = 2):
+def layer_text(layer: LayerRecord, depth: int = NET_LAYER_DEPTH) -> str:
+    """The ``<layer>`` element of ``layer`` at ``depth`` tabs, without a final newline."""
+    out = _Lines()
+    _layer(out, layer, depth)
+    return '\n'.join(out.lines)
+
+
+def _layer(out: _Lines, layer: LayerRecord, depth: int):
     attrs = (('id', str(layer.id)), ('name', layer.name), ('type', layer.type), ('version', layer.version))
     if not (layer.data or layer.rt_info or layer.inputs or layer.outputs or layer.sections):
         out.empty(depth, 'layer', attrs)
@@ -163,7 +183,7 @@ def _layer(out: _Lines, layer: LayerRecord, depth: int = 2):
 
 
 def _layers_and_edges(out: _Lines, depth: int, layers, edges):
-    """``<layers>`` and ``<edges>`` of a network or of a body, at ``depth``."""
+    """``<layers>`` and ``<edges>`` of a network or of a body, at ``depth``; ``layers`` are the layers' texts."""
     indent = '\t' * (depth + 1)
     for tag, count in (('layers', len(layers)), ('edges', len(edges))):
         if not count:
@@ -171,20 +191,20 @@ def _layers_and_edges(out: _Lines, depth: int, layers, edges):
             continue
         out.open(depth, tag)
         if tag == 'layers':
-            for layer in layers:
-                _layer(out, layer, depth + 1)
+            out.lines.extend(layers)
         else:
             out.lines.extend('{}<edge from-layer="{}" from-port="{}" to-layer="{}" to-port="{}" />'.format(
                 indent, e.from_layer, e.from_port, e.to_layer, e.to_port) for e in edges)
         out.close(depth, tag)
 
 
-def build_xml(net_name: str, layers: List[LayerRecord], edges: List[EdgeRecord],
-              rt_info: Optional[List[Tuple[str, object]]] = None) -> bytes:
-    """The ``.xml`` text (UTF-8 bytes) of an IR v11 network.
+def xml_lines(net_name: str, layers: List[str], edges: List[EdgeRecord],
+              rt_info: Optional[List[Tuple[str, object]]] = None) -> List[str]:
+    """The ``.xml`` text of an IR v11 network as lines (to be joined by newlines, with one at the end).
 
-    ``rt_info`` is a list of ``(key, value)``: a string value becomes ``<key value="..."/>``, a
-    list of pairs becomes a ``<key>`` element holding one such element per pair.
+    ``layers`` are the layers' texts (``layer_text`` at ``NET_LAYER_DEPTH``). ``rt_info`` is a list of
+    ``(key, value)``: a string value becomes ``<key value="..."/>``, a list of pairs becomes a ``<key>``
+    element holding one such element per pair.
     """
     out = _Lines()
     out.lines.append('<?xml version="1.0"?>')
@@ -192,7 +212,12 @@ def build_xml(net_name: str, layers: List[LayerRecord], edges: List[EdgeRecord],
     _layers_and_edges(out, 1, layers, edges)
     _rt_info_items(out, 1, 'rt_info', rt_info or [])
     out.close(0, 'net')
-    return ('\n'.join(out.lines) + '\n').encode('utf-8')
+    return out.lines
+
+
+def xml_bytes(lines) -> bytes:
+    """``lines`` of ``xml_lines`` (all of them, or a run of them) as UTF-8 bytes, each line ending in a newline."""
+    return ('\n'.join(lines) + '\n').encode('utf-8')
 
 
 def _rt_info_items(out: _Lines, depth: int, tag: str, items):
