@@ -123,7 +123,7 @@ class PartialInfer(MiddleReplacementPattern):
     def find_and_replace_pattern(self, graph: Graph):
         create_data_nodes(graph)
         partial_infer(graph)
-        self.match_count = sum(1 for _ in graph.get_op_nodes())
+        self.match_count = graph.count_by_attr('kind', 'op')
 
 
 def value_or_none(port):

@@ -44,6 +44,11 @@ def shape_array(value, dtype=np.int64):
     entries of a masked array, or negative values); None stays None."""
     if value is None:
         return None
+    if type(value) is np.ndarray and value.dtype.kind in 'iu' and dtype is np.int64:
+        # the common case, a shape inference computed: only negative sizes need rewriting
+        shape = value.astype(dtype)
+        shape[shape < 0] = dynamic_dimension_value
+        return shape
     if isinstance(value, np.ma.MaskedArray):
         return np.where(np.ma.getmaskarray(value), dynamic_dimension_value,
                         np.ma.getdata(value)).astype(dtype).reshape(np.shape(value))
