@@ -23,6 +23,10 @@ LOAD = [
     'extensions.load.tf.loader.TFAddResults',
     'extensions.load.tf.constant_folding.TFConstantFolding',
     'extensions.load.tf.loader.TFExtractor',
+    'extensions.load.onnx.loader.ONNXLoader',
+    'extensions.load.onnx.loader.ONNXInputsOutputs',
+    'extensions.load.onnx.loader.ONNXAddResults',
+    'extensions.load.onnx.loader.ONNXExtractor',
     'extensions.load.preprocessing.TFPreprocessing',
     'mo.utils.anchors.LoadFinish',
 ]

@@ -155,6 +155,8 @@ def _model_bytes(model) -> Optional[bytes]:
         return bytes(model)
     if hasattr(model, 'SerializeToString') and hasattr(model, 'node'):  # a GraphDef message
         return model.SerializeToString()
+    if hasattr(model, 'SerializeToString') and hasattr(model, 'opset_import'):  # an ONNX ModelProto
+        return model.SerializeToString()
     return _freeze_tensorflow(model)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from mo.front.common.partial_infer.utils import DEFAULT_MAX_CONSTANT_BYTES
 from mo.front.tf import dtypes, folding, kernels
 from mo.front.tf.attrs import node_attrs
-from mo.front.tf.input_spec import split_port
+from mo.front.common.input_spec import split_port
 from mo.front.tf.node_def import make_node_def
 from mo.transforms.base import GraphTransform
 

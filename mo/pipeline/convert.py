@@ -1,4 +1,4 @@
-"""``mo convert``: a TensorFlow frozen graph becomes an OpenVINO IR (NAME.xml + NAME.bin)."""
+"""``mo convert``: a TensorFlow or ONNX model becomes an OpenVINO IR (NAME.xml + NAME.bin)."""
 import contextvars
 import hashlib
 import logging as log
@@ -15,9 +15,10 @@ from mo.pipeline.progress import Progress
 from mo.utils.config_update import update_config
 from mo.back.ir.writer import write_ir
 from mo.pipeline.report import write_report
+from mo.pipeline.frameworks import LAYOUTS, detect_framework
 
 HELP = ('convert a TensorFlow model (frozen GraphDef .pb/.pbtxt, SavedModel directory, .meta or GraphDef with '
-        'a checkpoint) into OpenVINO IR v11')
+        'a checkpoint) or an ONNX model (.onnx) into OpenVINO IR v11')
 
 #: options recorded in the IR's rt_info, in this order
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
@@ -61,7 +62,8 @@ def add_arguments(parser):
                                                                    'default: the checkpoint beside it)')
     parser.add_argument('--input_checkpoint', metavar='PREFIX', help='the TF1 checkpoint holding the variables')
     # the Model Optimizer's habits: the framework is TensorFlow's, the format is told by content
-    parser.add_argument('--framework', choices=['tf'], default='tf', help='the source framework (TensorFlow only)')
+    parser.add_argument('--framework', choices=['tf', 'onnx'], default=None,
+                        help='the source framework (default: told by the model\'s content)')
     parser.add_argument('--input_model_is_text', action='store_true',
                         help='accepted for the Model Optimizer\'s command lines: text and binary GraphDefs are '
                              'told apart by their content')
@@ -181,18 +183,21 @@ def convert(options: dict):
     """
     start = time.perf_counter()
     options = dict(options)
-    options.setdefault('framework', 'tf')
+    options['framework'] = framework = detect_framework(options)
+    if framework == 'onnx' and options.get('graph_def_bytes') is not None:
+        options['onnx_model'] = options.pop('graph_def_bytes')
     load_extensions(split_dirs(options.get('extensions')), with_transforms=False)
     output_dir = options.get('output_dir') or '.'
     if not options.get('tensorflow_custom_operations_config_update'):
         _check_output_dir(output_dir)
     model_name = options.get('model_name') or _default_model_name(options)
-    graph = Graph(cmd_params=options, source_format='tf', layout='NHWC')
+    graph = Graph(cmd_params=options, source_format=framework, layout=LAYOUTS[framework])
     steps = []
     update_path = options.get('tensorflow_custom_operations_config_update')
     if update_path:
         # only read the model: the point of a config is often a sub-graph nothing else can convert
-        apply_replacements(graph, [i for i in pipeline(['load']) if i.id in ('TFLoader', 'TFInputsOutputs')], steps)
+        apply_replacements(graph, [i for i in pipeline(['load'])
+                                   if i.id in ('TFLoader', 'TFInputsOutputs', 'ONNXLoader', 'ONNXInputsOutputs')], steps)
         for desc_id in update_config(graph, update_path):
             log.info('[ mo ] updated inputs/outputs of "{}" in {}'.format(desc_id, update_path))
         return graph, None, None, steps
@@ -320,8 +325,9 @@ def run_summary(graph: Graph, seconds: float) -> str:
     inputs, outputs = model_io(graph)
     lines = ['[ INFO ] Input:  {}'.format(info) for info in inputs]
     lines += ['[ INFO ] Output: {}'.format(info) for info in outputs]
-    lines.append('[ SUCCESS ] Converted in {:.2f} s: {} TensorFlow nodes -> {} IR layers'.format(
-        seconds, graph.graph.get('source_nodes', 0), ir_layer_count(graph)))
+    framework = 'ONNX' if graph.graph.get('source_format') == 'onnx' else 'TensorFlow'
+    lines.append('[ SUCCESS ] Converted in {:.2f} s: {} {} nodes -> {} IR layers'.format(
+        seconds, graph.graph.get('source_nodes', 0), framework, ir_layer_count(graph)))
     return '\n'.join(lines)
 
 

@@ -4,7 +4,7 @@ import difflib
 import logging as log
 import time
 
-from mo.front.tf.input_spec import split_port
+from mo.front.common.input_spec import split_port
 from mo.graph.graph import Graph
 from mo.transforms.base import TransformContext, find_transform, transforms_by_name
 from mo.transforms.transform_string import parse_transforms

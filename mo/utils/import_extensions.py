@@ -16,7 +16,7 @@ from mo.utils.error import Error
 from mo.utils.extension_check import check_module
 
 #: the sub-directories of an extension directory that are imported, in this order
-EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'front', 'front/tf', 'middle', 'back', 'transforms')
+EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'load/onnx', 'front', 'front/tf', 'front/onnx', 'middle', 'back', 'transforms')
 
 _loaded_user_dirs = {}
 

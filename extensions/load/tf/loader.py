@@ -6,7 +6,7 @@ from mo.front.extractor import extractor_for
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import model_source
 from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_bytes
-from mo.front.tf.input_spec import parse_input, parse_input_shapes, parse_output
+from mo.front.common.input_spec import parse_input, parse_input_shapes, parse_output
 from mo.front.tf.loader import graph_def_to_graph
 from mo.front.tf.node_def import parse_input as parse_node_input
 from mo.front.tf.op_signatures import output_arg_table

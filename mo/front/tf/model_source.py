@@ -10,7 +10,7 @@ from mo.utils.error import Error, UsageError
 from mo.front.tf.proto import MetaGraphDef, SavedModel
 from mo.front.tf.graphdef_io import _looks_like_text, _parse_binary, read_graph_def, read_graph_def_and_bytes
 from mo.front.tf.wire import const_contents
-from mo.front.tf.input_spec import parse_output
+from mo.front.common.input_spec import parse_output
 
 SAVED_MODEL_DIR = 'SavedModel directory'
 SAVED_MODEL = 'SavedModel'

@@ -1,14 +1,19 @@
 """TensorFlow's GraphDef protobuf messages, without TensorFlow.
 
 The classes are built at import time from the declarative schema in ``schema.py`` inside a
-private descriptor pool (see ``_pool.py``). Their wire format is TensorFlow's, so bytes written
+private descriptor pool (see ``mo.utils.proto_schema.pool``). Their wire format is TensorFlow's, so bytes written
 by TensorFlow parse here and the other way round; they are *different classes* from
 TensorFlow's ``*_pb2`` ones, so convert between the two through ``SerializeToString()``.
 """
-from mo.front.tf.proto._pool import MessageClasses, build_pool, file_descriptor_protos
+from mo.front.tf.proto import saved_model_schema, schema
+from mo.utils.proto_schema import pool as _pool
+
+#: every file of the schema, in dependency order: the GraphDef's, then the SavedModel's and checkpoints'
+FILES = schema.FILES + saved_model_schema.FILES
 
 #: The private pool holding every ``tensorflow.*`` type of the schema.
-POOL = build_pool()
+POOL = _pool.build_pool('tensorflow', FILES)
+MessageClasses = _pool.MessageClasses
 _classes = MessageClasses(POOL)
 
 GraphDef = _classes('tensorflow.GraphDef')
@@ -43,6 +48,11 @@ BundleEntryProto = _classes('tensorflow.BundleEntryProto')
 #: Enum descriptors, e.g. ``DATA_TYPE.values_by_number[1].name == 'DT_FLOAT'``.
 DATA_TYPE = POOL.FindEnumTypeByName('tensorflow.DataType')
 FULL_TYPE_ID = POOL.FindEnumTypeByName('tensorflow.FullTypeId')
+
+
+def file_descriptor_protos():
+    """The schema as ``descriptor_pb2.FileDescriptorProto`` messages (for inspection and tests)."""
+    return _pool.file_descriptor_protos('tensorflow', FILES)
 
 
 def message_class(full_name: str):

@@ -8,7 +8,9 @@ are left out, so they parse as unknown fields and are ignored. The two enums of
 ``variable.proto`` (synchronization, aggregation) are read as plain ``int32``, which is the same
 on the wire.
 """
-from mo.front.tf.proto.schema_dsl import TF, enum, field, map_field, message, proto_file, repeated
+from mo.utils.proto_schema.dsl import enum, field, map_field, message, proto_file, repeated
+
+TF = '.tensorflow.'
 
 
 def _core(short):

@@ -10,7 +10,9 @@ Field types are proto scalar names (``'int64'``, ``'string'``, ...) or the full 
 message or enum (``'.tensorflow.TensorProto'``); the builder tells messages from enums by the
 enums declared here.
 """
-from mo.front.tf.proto.schema_dsl import TF, enum, field, map_field, message, proto_file, repeated
+from mo.utils.proto_schema.dsl import enum, field, map_field, message, proto_file, repeated
+
+TF = '.tensorflow.'
 
 
 def _path(short):

@@ -1,5 +1,5 @@
-"""The little language the schema modules write TensorFlow's ``.proto`` files in (``schema.py``,
-``saved_model_schema.py``): a file, its messages and enums, and their fields, as plain tuples."""
+"""The little language the schema modules write ``.proto`` files in (TensorFlow's in ``mo.front.tf.proto``,
+ONNX's in ``mo.front.onnx.proto``): a file, its messages and enums, and their fields, as plain tuples."""
 from collections import namedtuple
 
 Field = namedtuple('Field', 'name number type repeated oneof packed deprecated')
@@ -8,7 +8,6 @@ Message = namedtuple('Message', 'name fields nested enums oneofs reserved')
 Enum = namedtuple('Enum', 'name values')
 ProtoFile = namedtuple('ProtoFile', 'name syntax dependencies messages enums')
 
-TF = '.tensorflow.'
 
 
 def field(name, number, type_, oneof=None, packed=None, deprecated=False):
@@ -17,7 +16,7 @@ def field(name, number, type_, oneof=None, packed=None, deprecated=False):
 
 
 def repeated(name, number, type_, packed=None):
-    """A repeated field; ``packed`` is set only where TensorFlow states it explicitly."""
+    """A repeated field; ``packed`` is set only where the original ``.proto`` states it explicitly."""
     return Field(name, number, type_, True, None, packed, False)
 
 
@@ -37,7 +36,7 @@ def enum(name, *values):
 
 
 def proto_file(name, dependencies, *contents, syntax='proto3'):
-    """One ``.proto`` file of package ``tensorflow``."""
+    """One ``.proto`` file (its package is the schema's: see ``pool.build_pool``)."""
     messages = tuple(c for c in contents if isinstance(c, Message))
     enums = tuple(c for c in contents if isinstance(c, Enum))
     return ProtoFile(name, syntax, tuple(dependencies), messages, enums)

@@ -1,8 +1,8 @@
-"""Builds descriptors and message classes from the schema modules' files without protoc.
+"""Builds descriptors and message classes from a schema's files (``dsl``) without protoc.
 
-The classes live in a private ``DescriptorPool``: TensorFlow registers the very same
-``tensorflow.*`` names in protobuf's default pool, and both must coexist in one process (tests
-use TensorFlow as the reference). No generated ``*_pb2`` code is involved, so protobuf's gencode
+The classes live in a private ``DescriptorPool`` per schema: TensorFlow and ONNX register the very
+same ``tensorflow.*`` and ``onnx.*`` names in protobuf's default pool, and both must coexist in one
+process (tests use them as the reference). No generated ``*_pb2`` code is involved, so protobuf's gencode
 version checks cannot break us across protobuf 3.20 .. 7.x.
 
 The schema is encoded straight into serialized ``FileDescriptorProto`` bytes (descriptor.proto's
@@ -12,11 +12,7 @@ directly, so ``mo convert`` does not import ``descriptor_pb2``, ``descriptor_poo
 the pure-Python message machinery they pull in (about 25 ms of start-up); other backends go
 through protobuf's public ``descriptor_pool`` and ``message_factory``.
 """
-from mo.front.tf.proto import saved_model_schema, schema
-from mo.front.tf.proto.schema_dsl import MapField
-
-#: every file of the schema, in dependency order: the GraphDef's, then the SavedModel's and checkpoints'
-FILES = schema.FILES + saved_model_schema.FILES
+from mo.utils.proto_schema.dsl import MapField
 
 # descriptor.proto's numbers: FieldDescriptorProto.Type and .Label
 _SCALAR_TYPES = {
@@ -25,8 +21,6 @@ _SCALAR_TYPES = {
 }
 _TYPE_MESSAGE, _TYPE_ENUM = 11, 14
 _LABEL_OPTIONAL, _LABEL_REPEATED = 1, 3
-
-PACKAGE = 'tensorflow'
 
 
 def _varint(value: int) -> bytes:
@@ -64,7 +58,7 @@ class _Writer:
         return b''.join(self.parts)
 
 
-def _enum_full_names(files):
+def _enum_full_names(package, files):
     """Full names (``.tensorflow.DataType``) of every enum in the schema, nested ones included."""
     names = set()
 
@@ -76,9 +70,9 @@ def _enum_full_names(files):
 
     for f in files:
         for e in f.enums:
-            names.add('.{}.{}'.format(PACKAGE, e.name))
+            names.add('.{}.{}'.format(package, e.name))
         for m in f.messages:
-            visit('.' + PACKAGE, m)
+            visit('.' + package, m)
     return names
 
 
@@ -168,18 +162,18 @@ def _message(msg, scope, enums):
     return w
 
 
-def serialized_files():
-    """The schema as serialized ``FileDescriptorProto``s, in dependency order."""
-    enums = _enum_full_names(FILES)
+def serialized_files(package, files):
+    """The schema ``files`` of ``package`` as serialized ``FileDescriptorProto``s, in dependency order."""
+    enums = _enum_full_names(package, files)
     result = []
-    for f in FILES:
+    for f in files:
         w = _Writer()
         w.str(1, f.name)
-        w.str(2, PACKAGE)
+        w.str(2, package)
         for dependency in f.dependencies:
             w.str(3, dependency)
         for m in f.messages:
-            w.message(4, _message(m, '.' + PACKAGE, enums))
+            w.message(4, _message(m, '.' + package, enums))
         for e in f.enums:
             w.message(5, _enum(e))
         w.str(12, f.syntax)
@@ -187,10 +181,10 @@ def serialized_files():
     return result
 
 
-def file_descriptor_protos():
+def file_descriptor_protos(package, files):
     """The schema as ``descriptor_pb2.FileDescriptorProto`` messages (for inspection and tests)."""
     from google.protobuf import descriptor_pb2
-    return [descriptor_pb2.FileDescriptorProto.FromString(data) for data in serialized_files()]
+    return [descriptor_pb2.FileDescriptorProto.FromString(data) for data in serialized_files(package, files)]
 
 
 def _upb():
@@ -203,15 +197,15 @@ def _upb():
     return _message if api_implementation.Type() == 'upb' else None
 
 
-def build_pool():
-    """A fresh private ``DescriptorPool`` holding the whole schema."""
+def build_pool(package, files):
+    """A fresh private ``DescriptorPool`` holding the schema ``files`` of ``package``."""
     upb = _upb()
     if upb is not None:
         pool = upb.DescriptorPool()
     else:
         from google.protobuf import descriptor_pool
         pool = descriptor_pool.DescriptorPool()
-    for data in serialized_files():
+    for data in serialized_files(package, files):
         pool.AddSerializedFile(data)
     return pool
 

@@ -1,0 +1,201 @@
+"""Load phase for ONNX: read the model, apply --input/--output, add Results, extract ops."""
+import collections
+
+import numpy as np
+
+from mo.front.common.input_spec import parse_input, parse_input_shapes, parse_output
+from mo.front.extractor import extractor_for
+from mo.front.loader_replacement import LoadReplacementPattern
+from mo.front.onnx.loader import TENSORS, load_onnx_model, protobuf2nx
+from mo.graph.graph import Graph, Node
+from mo.ops.result import Result
+from mo.utils.error import Error, UsageError
+
+
+def is_onnx(graph: Graph) -> bool:
+    """The graph came from an ONNX model (``graph_condition`` of the ONNX-only steps)."""
+    return graph.graph.get('source_format') == 'onnx'
+
+
+def _params(graph: Graph) -> dict:
+    return graph.graph.get('cmd_params') or {}
+
+
+def find_tensor(graph: Graph, name: str, port, option: str):
+    """``(node id, output port)`` of what ``--input``/``--output`` names: an ONNX tensor, else a node (its output
+    ``port``, default 0). An Error with close matches when the model has neither."""
+    tensors = graph.graph.get(TENSORS, {})
+    full = name if port is None else '{}:{}'.format(name, port)
+    for candidate in (full, name):
+        if candidate in tensors and (candidate == full or port is None):
+            return tensors[candidate]
+    node = graph.get_node_by_name(name)
+    if node is not None:
+        return node.id, port or 0
+    import difflib  # only on this error path
+    close = difflib.get_close_matches(name, list(tensors), n=3)
+    raise UsageError('{}: the model has no tensor or node "{}"', option, full,
+                     hint='did you mean {}?'.format(', '.join('"{}"'.format(c) for c in close)) if close else None)
+
+
+class ONNXLoader(LoadReplacementPattern):
+    """Reads the ONNX model (``--input_model``, or the API's bytes or ModelProto) into the graph."""
+    id = 'ONNXLoader'
+    graph_condition = [is_onnx]
+    auto_clean_up = False  # no Results yet: everything would look dead
+
+    def find_and_replace_pattern(self, graph: Graph):
+        if graph.number_of_nodes():
+            return  # the caller loaded the model already (API use, bodies)
+        params = _params(graph)
+        source = params.get('onnx_model')
+        loaded = load_onnx_model(source if source is not None else params['input_model'])
+        protobuf2nx(graph, loaded)
+        graph.check_acyclic()
+        self.match_count = graph.graph['source_nodes'] = graph.number_of_nodes()
+
+
+class ONNXInputsOutputs(LoadReplacementPattern):
+    """Applies --input (new inputs anywhere, shapes, types, frozen values), --input_shape, --batch, --output and
+    --freeze_placeholder_with_value."""
+    id = 'ONNXInputsOutputs'
+    graph_condition = [is_onnx]
+    auto_clean_up = False  # no Results yet: everything would look dead
+
+    def run_after(self):
+        return [ONNXLoader]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        params = _params(graph)
+        specs = parse_input(params.get('input') or '')
+        shapes = parse_input_shapes(params.get('input_shape') or '')
+        inputs = graph.get_op_nodes(op='Parameter')
+        if specs and shapes:
+            if len(shapes) != len(specs):
+                raise UsageError('--input_shape gives {} shapes for {} --input names', len(shapes), len(specs))
+            for spec, shape in zip(specs, shapes):
+                spec.shape = shape if spec.shape is None else spec.shape
+        elif shapes:
+            if len(shapes) != len(inputs):
+                raise UsageError('--input_shape gives {} shapes but the model has {} inputs; name them with --input',
+                                 len(shapes), len(inputs))
+            for node, shape in zip(inputs, shapes):
+                node['user_shape'] = shape
+        for spec in specs:
+            self._apply_input(graph, spec)
+        for spec in parse_input(params.get('freeze_placeholder_with_value') or '', '--freeze_placeholder_with_value'):
+            if spec.value is None:
+                raise UsageError('--freeze_placeholder_with_value: "{}" gives no value (expected name->value)',
+                                 spec.name)
+            self._apply_input(graph, spec)
+        outputs = parse_output(params.get('output') or '')
+        if outputs:
+            graph.graph['explicit_outputs'] = [find_tensor(graph, name, port, '--output') for name, port in outputs]
+        if params.get('batch'):
+            for node in graph.get_op_nodes(op='Parameter'):
+                node['user_batch'] = int(params['batch'])
+
+    @staticmethod
+    def _apply_input(graph: Graph, spec):
+        node_id, port = find_tensor(graph, spec.name, spec.port, '--input')
+        node = Node(graph, node_id)
+        if node.op != 'Parameter':
+            # a cut: a new input takes over the readers of node:port; what feeds only it becomes dead code
+            tensor_name = (node.out_port(port).get_tensor_names() or [spec.name])[0] \
+                if port in node.out_ports() else spec.name
+            target_id = graph.unique_id(tensor_name)
+            graph.add_node(target_id, kind='op', op='Parameter', name=tensor_name, pb=None,
+                           _out_ports={0: {'tensor_names': [tensor_name]}})
+            for _, dst, key, data in list(graph.out_edges(node_id, keys=True, data=True)):
+                if data.get('out', 0) == port:
+                    graph.remove_edge(node_id, dst, key)
+                    graph.add_edge(target_id, dst, **dict(data, out=0))
+            graph.graph[TENSORS][tensor_name] = (target_id, 0)
+            node = Node(graph, target_id)
+        if spec.shape is not None:
+            node['user_shape'] = spec.shape
+        if spec.dtype is not None:
+            node['user_dtype'] = spec.dtype
+        if spec.value is not None:
+            node['user_value'] = spec.value
+
+
+class ONNXAddResults(LoadReplacementPattern):
+    """Puts a Result on every model output: the --output tensors, else the ONNX graph's outputs."""
+    id = 'ONNXAddResults'
+    graph_condition = [is_onnx]
+
+    def run_after(self):
+        return [ONNXInputsOutputs]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        explicit = graph.graph.get('explicit_outputs')
+        if explicit is not None:
+            outputs = explicit
+        else:
+            tensors = graph.graph[TENSORS]
+            outputs = []
+            for value_info in graph.graph.get('onnx_graph_outputs', []):
+                if value_info.name not in tensors:
+                    raise Error('The ONNX graph\'s output "{}" is produced by no node, input or initializer',
+                                value_info.name)
+                outputs.append(tensors[value_info.name])
+        if not outputs:
+            raise Error('The model has no outputs; name them with --output')
+        for node_id, port in outputs:
+            source = Node(graph, node_id)
+            if explicit is not None:  # what comes after a chosen output is cut off
+                for _, dst, key, data in list(graph.out_edges(node_id, keys=True, data=True)):
+                    if data.get('out', 0) == port and graph.nodes[dst].get('op') != 'Result':
+                        graph.remove_edge(node_id, dst, key)
+            names = source.out_port(port).get_tensor_names() if port in source.out_ports() else []
+            label = names[0] if names else '{}:{}'.format(source.soft_get('name', node_id), port)
+            result = Result(graph, {'name': graph.unique_id(label + '/sink_port_0')}).create_node()
+            source.out_port(port).connect(result.in_port(0))
+            self.match_count += 1
+        graph.clean_up(undead_node_types=())
+
+
+def unknown_ops_error(unknown: dict) -> Error:
+    """One error naming every ONNX op no extractor knows: domain, opset, count and the first nodes."""
+    parts = []
+    for (op, domain, opset), names in sorted(unknown.items(), key=lambda item: (item[0][1], item[0][0])):
+        parts.append('{} ({}, opset {}; {} node{}: {}{})'.format(
+            op, domain or 'ai.onnx', opset, len(names), 's' if len(names) > 1 else '', ', '.join(names[:3]),
+            ', ...' if len(names) > 3 else ''))
+    return Error('The model has operations mo cannot convert: {}', '; '.join(parts),
+                 hint='an extractor is a class with op = \'TheOnnxOp\' and framework = \'onnx\' and extract(node) '
+                      'in the front/onnx/ folder of an --extensions directory (README: "Writing extensions"); or cut '
+                      'the ops off with --input/--output')
+
+
+class ONNXExtractor(LoadReplacementPattern):
+    """Gives every ONNX node its mo op through the extractors registered for framework ``onnx``."""
+    id = 'ONNXExtractor'
+    graph_condition = [is_onnx]
+
+    def run_after(self):
+        return [ONNXAddResults]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        unknown = collections.OrderedDict()
+        todo = []
+        for node_id, data in graph.nodes(data=True):
+            if data.get('kind') != 'op' or 'pb' not in data or data.get('extracted'):
+                continue
+            extractor = extractor_for(data['op'], 'onnx')
+            if extractor is None:
+                key = (data['op'], data.get('domain', ''), data.get('onnx_opset'))
+                unknown.setdefault(key, []).append(data.get('name', node_id))
+            else:
+                todo.append((node_id, extractor))
+        if unknown:
+            raise unknown_ops_error(unknown)
+        for node_id, extractor in todo:
+            node = Node(graph, node_id)
+            onnx_op = node.op
+            if not extractor.extract(node):
+                raise Error('Node "{}" ({}) could not be extracted', node.soft_get('name', node_id), onnx_op)
+            node['onnx_op'] = onnx_op
+            node['extracted'] = True
+            self.match_count += 1

@@ -1,0 +1,1 @@
+"""Helpers for ONNX extractors (the Model Optimizer's ``mo.front.onnx.extractors`` package)."""

@@ -1,0 +1,210 @@
+"""ONNX ModelProto -> the framework's graph (front phase: op nodes only).
+
+Conventions, as for TensorFlow graphs (``mo.front.tf.loader``):
+
+* every ONNX node is an op node: ``op`` its ``op_type``, ``pb`` its NodeProto, ``name`` its name (or, for an
+  unnamed node, its first output's name), ``domain`` and ``onnx_opset`` (the version of its domain the model
+  imports);
+* a graph input that no initializer gives is a ``Parameter`` node (``pb`` its ValueInfoProto); an initializer is
+  a ``Const`` node whose ``value`` is a view of the file's bytes;
+* an edge carries ``out`` (the producer's output index) and ``in`` (the consumer's input index); an empty input
+  name (an optional input left out) leaves its index unconnected;
+* each output port carries its ONNX tensor name, and ``graph.graph['onnx_tensors']`` maps every tensor name to
+  ``(node id, port)`` for ``--input``/``--output``.
+
+Nodes may come in any order (onnxruntime accepts that too); a cycle is an error naming a node on it.
+"""
+import mmap
+import os
+
+from mo.front.onnx import wire
+from mo.front.onnx.proto import ModelProto, coerce
+from mo.front.onnx.sparse import sparse_to_dense
+from mo.front.onnx.tensor import ExternalData, tensor_to_numpy
+from mo.graph.graph import Graph, Node
+from mo.utils.error import Error
+
+#: the default domain's names
+DEFAULT_DOMAINS = ('', 'ai.onnx')
+#: graph attr: {tensor name: (node id, output port)}
+TENSORS = 'onnx_tensors'
+#: graph attr: {domain: opset version} of the model
+OPSETS = 'onnx_opsets'
+
+
+def is_onnx_bytes(data) -> bool:
+    """True when ``data`` (a file's first bytes or all of them) looks like an ONNX ModelProto.
+
+    A ModelProto starts with ``ir_version`` (field 1, a varint: byte 0x08) as every ONNX writer orders it; a
+    GraphDef starts with a node (field 1, length-delimited: 0x0a) or ``versions``, a SavedModel with 0x08 too but
+    then field 2 (meta_graphs, 0x12) right after a one-byte version: told apart by what follows.
+    """
+    head = bytes(data[:64])
+    if len(head) < 4 or head[0] != 0x08:
+        return False
+    pos = 1
+    while pos < len(head) and head[pos] & 0x80:
+        pos += 1
+    pos += 1
+    # after ir_version: opset_import (8), producer_name (2), producer_version (3), domain (4), graph (7)...
+    return pos < len(head) and head[pos] in (0x12, 0x1a, 0x22, 0x28, 0x32, 0x3a, 0x42, 0x72) and \
+        not _looks_like_saved_model(head)
+
+
+def _looks_like_saved_model(head: bytes) -> bool:
+    # SavedModel: saved_model_schema_version (1) then meta_graphs (2) whose first field is meta_info_def (1, 0x0a)
+    return len(head) > 6 and head[2] == 0x12 and head[1] < 0x80 and head[4:5] == b'\x0a' and head[1] in (0, 1)
+
+
+class LoadedModel:
+    """A parsed ONNX model: the message (without its weights' bytes), the weights' views, external data."""
+
+    def __init__(self, model, raw_views, external: ExternalData, path: str):
+        self.model = model
+        self.raw_views = raw_views
+        self.external = external
+        self.path = path
+
+
+def load_onnx_model(source) -> LoadedModel:
+    """Read an ONNX model from a file path, bytes, or a ModelProto (ours or the ``onnx`` package's).
+
+    A file is memory-mapped and its initializers' ``raw_data`` stay views of it; external data is read from
+    the files beside the model.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        try:
+            with open(path, 'rb') as f:
+                size = os.fstat(f.fileno()).st_size
+                data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b''
+        except OSError as exc:
+            raise Error('Cannot read the model "{}": {}', path, exc.strerror or exc) from None
+        return _parse(data, path, os.path.dirname(os.path.abspath(path)))
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _parse(source, '<bytes>', os.getcwd())
+    try:
+        model = coerce(source, ModelProto)
+    except TypeError as exc:
+        raise Error('Cannot read an ONNX model from {}: {}', type(source).__name__, exc) from None
+    return LoadedModel(model, [], ExternalData(os.getcwd()), '<ModelProto>')
+
+
+def _parse(data, path: str, base_dir: str) -> LoadedModel:
+    if not len(data):
+        raise Error('"{}" is empty, not an ONNX model', path)
+    skeleton, views = wire.split_weights(data, path)
+    try:
+        model = ModelProto.FromString(skeleton)
+    except Exception as exc:  # protobuf's DecodeError, whatever the backend
+        raise Error('"{}" is not a valid ONNX model (it is truncated or corrupt: {})', path, exc) from None
+    if not model.HasField('graph'):
+        raise Error('"{}" is not an ONNX model: it has no graph', path)
+    return LoadedModel(model, views, ExternalData(base_dir), path)
+
+
+def model_opsets(model) -> dict:
+    """``{domain: version}`` the model imports (the default domain as '')."""
+    opsets = {}
+    for entry in model.opset_import:
+        domain = '' if entry.domain in DEFAULT_DOMAINS else entry.domain
+        opsets[domain] = int(entry.version)
+    if not model.opset_import:
+        opsets[''] = 1  # IR version 1..2 models: opset 1
+    return opsets
+
+
+def _node_name(pb) -> str:
+    if pb.name:
+        return pb.name
+    outputs = [o for o in pb.output if o]
+    return outputs[0] if outputs else pb.op_type
+
+
+def protobuf2nx(graph: Graph, loaded, outer_tensors=None) -> Graph:
+    """Load ONNX graph ``loaded`` (a LoadedModel, or a GraphProto for a body) into ``graph``.
+
+    ``outer_tensors`` (a body's): names of the enclosing graphs' tensors a body may read; each becomes a
+    ``Parameter`` of the body marked ``outer_tensor``.
+    """
+    if isinstance(loaded, LoadedModel):
+        onnx_graph, views, external = loaded.model.graph, loaded.raw_views, loaded.external
+        graph.graph[OPSETS] = model_opsets(loaded.model)
+        graph.graph['onnx_model_path'] = loaded.path
+        graph.graph['onnx_functions'] = {(f.domain, f.name): f for f in loaded.model.functions}
+        graph.graph['onnx_ir_version'] = int(loaded.model.ir_version)
+    else:
+        onnx_graph, views, external = loaded, [], None
+    opsets = graph.graph.get(OPSETS, {'': 1})
+    tensors = graph.graph.setdefault(TENSORS, {})
+
+    def add_tensor(name, node_id, port, what):
+        if name in tensors:
+            raise Error('Tensor "{}" is produced twice in the ONNX graph ("{}" and "{}")', name,
+                        graph.nodes[tensors[name][0]].get('name'), what)
+        tensors[name] = (node_id, port)
+        graph.nodes[node_id].setdefault('_out_ports', {}).setdefault(port, {})['tensor_names'] = [name]
+
+    for index, tensor in enumerate(onnx_graph.initializer):
+        if not tensor.name:
+            raise Error('The ONNX graph has an initializer without a name')
+        raw = views[index] if index < len(views) else None
+        value = tensor_to_numpy(tensor, raw, external, 'Initializer "{}"'.format(tensor.name))
+        node_id = graph.unique_id(tensor.name)
+        graph.add_node(node_id, kind='op', op='Const', name=tensor.name, value=value, pb=None)
+        add_tensor(tensor.name, node_id, 0, tensor.name)
+    for sparse in onnx_graph.sparse_initializer:
+        value = sparse_to_dense(sparse, external)
+        name = sparse.values.name
+        node_id = graph.unique_id(name)
+        graph.add_node(node_id, kind='op', op='Const', name=name, value=value, pb=None)
+        add_tensor(name, node_id, 0, name)
+    for value_info in onnx_graph.input:
+        if value_info.name in tensors:
+            continue  # an initializer's default: the initializer is the value (IR version < 4 lists both)
+        node_id = graph.unique_id(value_info.name)
+        graph.add_node(node_id, kind='op', op='Parameter', name=value_info.name, pb=value_info)
+        add_tensor(value_info.name, node_id, 0, value_info.name)
+
+    node_ids = []
+    for pb in onnx_graph.node:
+        domain = '' if pb.domain in DEFAULT_DOMAINS else pb.domain
+        name = _node_name(pb)
+        node_id = graph.unique_id(name)
+        graph.add_node(node_id, kind='op', op=pb.op_type, name=name, pb=pb, domain=domain,
+                       onnx_opset=opsets.get(domain, opsets.get('') if domain == '' else None))
+        node_ids.append(node_id)
+        for port, output in enumerate(pb.output):
+            if output:
+                add_tensor(output, node_id, port, name)
+
+    outer = graph.graph.setdefault('onnx_outer_tensors', {})
+    for node_id, pb in zip(node_ids, onnx_graph.node):
+        for position, name in enumerate(pb.input):
+            if not name:
+                continue
+            source = tensors.get(name)
+            if source is None and outer_tensors is not None and name in outer_tensors:
+                source = tensors[name] = _outer_parameter(graph, name, outer)
+            if source is None:
+                raise Error('Node "{}" ({}) reads tensor "{}", which no node, input or initializer produces',
+                            graph.nodes[node_id]['name'], pb.op_type, name)
+            graph.add_edge(source[0], node_id, **{'out': source[1], 'in': position})
+    graph.graph['source_format'] = 'onnx'
+    graph.graph['onnx_graph_outputs'] = list(onnx_graph.output)
+    graph.graph['onnx_value_info'] = {v.name: v for v in onnx_graph.value_info}
+    return graph
+
+
+def _outer_parameter(graph: Graph, name: str, outer: dict):
+    """A body's input standing for tensor ``name`` of an enclosing graph."""
+    node_id = graph.unique_id(name)
+    graph.add_node(node_id, kind='op', op='Parameter', name=name, pb=None, outer_tensor=name,
+                   _out_ports={0: {'tensor_names': [name]}})
+    outer[name] = node_id
+    return node_id, 0
+
+
+def node_domain_opset(node: Node) -> int:
+    """The opset version of the node's domain that the model imports (default domain: the model's opset)."""
+    return node.soft_get('onnx_opset', None) or 1

@@ -1,0 +1,185 @@
+"""The ONNX model schema (``onnx/onnx-ml.proto``, proto2), written down as data.
+
+Field names, numbers, types and labels match ONNX's own file, because the bytes must be
+interchangeable with every ONNX writer; ``tests/onnx/test_onnx_proto.py`` compares them with the
+descriptors of the ``onnx`` package. The device-placement messages (``NodeDeviceConfigurationProto``
+and the sharding specs) are left out: a converter has no use for them, and their bytes stay in a
+node's unknown fields.
+"""
+from mo.utils.proto_schema.dsl import enum, field, message, proto_file, repeated
+
+ONNX = '.onnx.'
+
+#: TensorProto.DataType: the element types of ONNX tensors
+DATA_TYPES = (
+    ('UNDEFINED', 0), ('FLOAT', 1), ('UINT8', 2), ('INT8', 3), ('UINT16', 4), ('INT16', 5), ('INT32', 6),
+    ('INT64', 7), ('STRING', 8), ('BOOL', 9), ('FLOAT16', 10), ('DOUBLE', 11), ('UINT32', 12), ('UINT64', 13),
+    ('COMPLEX64', 14), ('COMPLEX128', 15), ('BFLOAT16', 16), ('FLOAT8E4M3FN', 17), ('FLOAT8E4M3FNUZ', 18),
+    ('FLOAT8E5M2', 19), ('FLOAT8E5M2FNUZ', 20), ('UINT4', 21), ('INT4', 22), ('FLOAT4E2M1', 23),
+    ('FLOAT8E8M0', 24), ('UINT2', 25), ('INT2', 26), ('FLOAT6E2M3', 27), ('FLOAT6E3M2', 28),
+)
+
+ATTRIBUTE_TYPES = (
+    ('UNDEFINED', 0), ('FLOAT', 1), ('INT', 2), ('STRING', 3), ('TENSOR', 4), ('GRAPH', 5), ('SPARSE_TENSOR', 11),
+    ('TYPE_PROTO', 13), ('FLOATS', 6), ('INTS', 7), ('STRINGS', 8), ('TENSORS', 9), ('GRAPHS', 10),
+    ('SPARSE_TENSORS', 12), ('TYPE_PROTOS', 14),
+)
+
+_ENTRY = ONNX + 'StringStringEntryProto'
+
+FILES = (
+    proto_file(
+        'onnx/onnx-ml.proto', [],
+        message(
+            'AttributeProto',
+            field('name', 1, 'string'),
+            field('ref_attr_name', 21, 'string'),
+            field('doc_string', 13, 'string'),
+            field('type', 20, ONNX + 'AttributeProto.AttributeType'),
+            field('f', 2, 'float'),
+            field('i', 3, 'int64'),
+            field('s', 4, 'bytes'),
+            field('t', 5, ONNX + 'TensorProto'),
+            field('g', 6, ONNX + 'GraphProto'),
+            field('sparse_tensor', 22, ONNX + 'SparseTensorProto'),
+            field('tp', 14, ONNX + 'TypeProto'),
+            repeated('floats', 7, 'float'),
+            repeated('ints', 8, 'int64'),
+            repeated('strings', 9, 'bytes'),
+            repeated('tensors', 10, ONNX + 'TensorProto'),
+            repeated('graphs', 11, ONNX + 'GraphProto'),
+            repeated('sparse_tensors', 23, ONNX + 'SparseTensorProto'),
+            repeated('type_protos', 15, ONNX + 'TypeProto'),
+            enums=[enum('AttributeType', *ATTRIBUTE_TYPES)],
+            reserved=[(12, 13), (16, 20)],
+        ),
+        message(
+            'ValueInfoProto',
+            field('name', 1, 'string'),
+            field('type', 2, ONNX + 'TypeProto'),
+            field('doc_string', 3, 'string'),
+            repeated('metadata_props', 4, _ENTRY),
+        ),
+        message(
+            'NodeProto',
+            repeated('input', 1, 'string'),
+            repeated('output', 2, 'string'),
+            field('name', 3, 'string'),
+            field('op_type', 4, 'string'),
+            field('domain', 7, 'string'),
+            field('overload', 8, 'string'),
+            repeated('attribute', 5, ONNX + 'AttributeProto'),
+            field('doc_string', 6, 'string'),
+            repeated('metadata_props', 9, _ENTRY),
+        ),
+        message(
+            'TrainingInfoProto',
+            field('initialization', 1, ONNX + 'GraphProto'),
+            field('algorithm', 2, ONNX + 'GraphProto'),
+            repeated('initialization_binding', 3, _ENTRY),
+            repeated('update_binding', 4, _ENTRY),
+        ),
+        message(
+            'ModelProto',
+            field('ir_version', 1, 'int64'),
+            repeated('opset_import', 8, ONNX + 'OperatorSetIdProto'),
+            field('producer_name', 2, 'string'),
+            field('producer_version', 3, 'string'),
+            field('domain', 4, 'string'),
+            field('model_version', 5, 'int64'),
+            field('doc_string', 6, 'string'),
+            field('graph', 7, ONNX + 'GraphProto'),
+            repeated('metadata_props', 14, _ENTRY),
+            repeated('training_info', 20, ONNX + 'TrainingInfoProto'),
+            repeated('functions', 25, ONNX + 'FunctionProto'),
+        ),
+        message('StringStringEntryProto', field('key', 1, 'string'), field('value', 2, 'string')),
+        message('TensorAnnotation', field('tensor_name', 1, 'string'),
+                repeated('quant_parameter_tensor_names', 2, _ENTRY)),
+        message(
+            'GraphProto',
+            repeated('node', 1, ONNX + 'NodeProto'),
+            field('name', 2, 'string'),
+            repeated('initializer', 5, ONNX + 'TensorProto'),
+            repeated('sparse_initializer', 15, ONNX + 'SparseTensorProto'),
+            field('doc_string', 10, 'string'),
+            repeated('input', 11, ONNX + 'ValueInfoProto'),
+            repeated('output', 12, ONNX + 'ValueInfoProto'),
+            repeated('value_info', 13, ONNX + 'ValueInfoProto'),
+            repeated('quantization_annotation', 14, ONNX + 'TensorAnnotation'),
+            repeated('metadata_props', 16, _ENTRY),
+            reserved=[(3, 4), (4, 5), (6, 10)],
+        ),
+        message(
+            'TensorProto',
+            repeated('dims', 1, 'int64'),
+            field('data_type', 2, 'int32'),
+            field('segment', 3, ONNX + 'TensorProto.Segment'),
+            repeated('float_data', 4, 'float', packed=True),
+            repeated('int32_data', 5, 'int32', packed=True),
+            repeated('string_data', 6, 'bytes'),
+            repeated('int64_data', 7, 'int64', packed=True),
+            field('name', 8, 'string'),
+            field('doc_string', 12, 'string'),
+            field('raw_data', 9, 'bytes'),
+            repeated('external_data', 13, _ENTRY),
+            field('data_location', 14, ONNX + 'TensorProto.DataLocation'),
+            repeated('double_data', 10, 'double', packed=True),
+            repeated('uint64_data', 11, 'uint64', packed=True),
+            repeated('metadata_props', 16, _ENTRY),
+            nested=[message('Segment', field('begin', 1, 'int64'), field('end', 2, 'int64'))],
+            enums=[enum('DataType', *DATA_TYPES), enum('DataLocation', ('DEFAULT', 0), ('EXTERNAL', 1))],
+        ),
+        message(
+            'SparseTensorProto',
+            field('values', 1, ONNX + 'TensorProto'),
+            field('indices', 2, ONNX + 'TensorProto'),
+            repeated('dims', 3, 'int64'),
+        ),
+        message(
+            'TensorShapeProto',
+            repeated('dim', 1, ONNX + 'TensorShapeProto.Dimension'),
+            nested=[message('Dimension', field('dim_value', 1, 'int64', oneof='value'),
+                            field('dim_param', 2, 'string', oneof='value'), field('denotation', 3, 'string'),
+                            oneofs=['value'])],
+        ),
+        message(
+            'TypeProto',
+            field('tensor_type', 1, ONNX + 'TypeProto.Tensor', oneof='value'),
+            field('sequence_type', 4, ONNX + 'TypeProto.Sequence', oneof='value'),
+            field('map_type', 5, ONNX + 'TypeProto.Map', oneof='value'),
+            field('optional_type', 9, ONNX + 'TypeProto.Optional', oneof='value'),
+            field('sparse_tensor_type', 8, ONNX + 'TypeProto.SparseTensor', oneof='value'),
+            field('opaque_type', 7, ONNX + 'TypeProto.Opaque', oneof='value'),
+            field('denotation', 6, 'string'),
+            nested=[
+                message('Tensor', field('elem_type', 1, 'int32'), field('shape', 2, ONNX + 'TensorShapeProto')),
+                message('Sequence', field('elem_type', 1, ONNX + 'TypeProto')),
+                message('Map', field('key_type', 1, 'int32'), field('value_type', 2, ONNX + 'TypeProto')),
+                message('Optional', field('elem_type', 1, ONNX + 'TypeProto')),
+                message('SparseTensor', field('elem_type', 1, 'int32'),
+                        field('shape', 2, ONNX + 'TensorShapeProto')),
+                message('Opaque', field('domain', 1, 'string'), field('name', 2, 'string'), reserved=[(3, 4)]),
+            ],
+            oneofs=['value'],
+        ),
+        message('OperatorSetIdProto', field('domain', 1, 'string'), field('version', 2, 'int64')),
+        message(
+            'FunctionProto',
+            field('name', 1, 'string'),
+            repeated('input', 4, 'string'),
+            repeated('output', 5, 'string'),
+            repeated('attribute', 6, 'string'),
+            repeated('attribute_proto', 11, ONNX + 'AttributeProto'),
+            repeated('node', 7, ONNX + 'NodeProto'),
+            field('doc_string', 8, 'string'),
+            repeated('opset_import', 9, ONNX + 'OperatorSetIdProto'),
+            field('domain', 10, 'string'),
+            field('overload', 13, 'string'),
+            repeated('value_info', 12, ONNX + 'ValueInfoProto'),
+            repeated('metadata_props', 14, _ENTRY),
+            reserved=[(2, 3), (3, 4)],
+        ),
+        syntax='proto2',
+    ),
+)

@@ -1,0 +1,188 @@
+"""The ONNX backend test suite run through mo and the OpenVINO runtime.
+
+The ``onnx`` package builds each case in memory (``onnx.backend.test.loader.load_model_tests``): a model and
+its inputs and expected outputs, which ONNX's reference implementation computed. Each case is converted with
+``mo.convert_model``, compiled and run by OpenVINO on the case's inputs, and each output is compared with the
+expected one at the case's own tolerances. Nothing here shares code with mo's conversion.
+
+``python -m tests.onnx.backend_suite [-k SUBSTRING] [--failures]`` prints the pass count (and why each case
+failed), the same run the test does, for working on the front end.
+"""
+import argparse
+import collections
+import os
+import sys
+import tempfile
+import traceback
+import warnings
+from typing import Dict, List
+
+import numpy as np
+
+#: the sets of the suite run here (``kind`` of ``load_model_tests``)
+KINDS = ('node', 'simple', 'pytorch-converted', 'pytorch-operator')
+
+
+def load_cases(kinds=KINDS) -> Dict[str, object]:
+    """``{name: TestCase}`` of every case in ``kinds`` (a name occurring in two sets gets the set's prefix)."""
+    from onnx.backend.test.loader import load_model_tests
+    cases = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        for kind in kinds:
+            for case in load_model_tests(kind=kind):
+                name = case.name if case.name not in cases else '{}/{}'.format(kind, case.name)
+                cases[name] = case
+    return cases
+
+
+def _model(case):
+    """The case's ModelProto (the ``real`` and pytorch sets keep theirs in files)."""
+    if case.model is not None:
+        return case.model
+    import onnx
+    return onnx.load(os.path.join(case.model_dir, 'model.onnx'))
+
+
+def _data_sets(case):
+    """``[(inputs, outputs)]``: the in-memory sets, or those stored as ``test_data_set_*`` beside the model."""
+    if case.data_sets:
+        return case.data_sets
+    import glob
+    import onnx
+    from onnx import numpy_helper
+    sets = []
+    for directory in sorted(glob.glob(os.path.join(case.model_dir, 'test_data_set_*'))):
+        def read(prefix):
+            values = []
+            for path in sorted(glob.glob(os.path.join(directory, prefix + '_*.pb')),
+                               key=lambda p: int(p.rsplit('_', 1)[1][:-3])):
+                tensor = onnx.TensorProto()
+                with open(path, 'rb') as f:
+                    tensor.ParseFromString(f.read())
+                values.append(numpy_helper.to_array(tensor))
+            return values
+        sets.append((read('input'), read('output')))
+    return sets
+
+
+class CaseFailure(AssertionError):
+    """A case that converted wrongly or not at all: ``stage`` is convert, compile, run or compare."""
+
+    def __init__(self, stage: str, message: str):
+        super().__init__('{}: {}'.format(stage, message))
+        self.stage = stage
+
+
+def run_case(case, out_dir: str) -> None:
+    """Convert, compile and run one case; raise CaseFailure when any output differs from the expected one."""
+    import mo
+    import openvino as ov
+    model = _model(case)
+    graph_inputs = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
+    graph_outputs = [o.name for o in model.graph.output]
+    try:
+        result = mo.convert_model(model, output_dir=out_dir, model_name='model')
+    except mo.Error as exc:
+        raise CaseFailure('convert', str(exc).splitlines()[0]) from None
+    except Exception as exc:  # a traceback is a bug of mo's: say where
+        raise CaseFailure('convert', 'crash {}: {}'.format(type(exc).__name__, exc)) from None
+    try:
+        compiled = ov.Core().compile_model(str(result.xml_path), 'CPU')
+    except Exception as exc:
+        raise CaseFailure('compile', str(exc).strip().splitlines()[-1][:300]) from None
+    for inputs, expected in _data_sets(case):
+        feeds = {}
+        for name, value in zip(graph_inputs, inputs):
+            if not isinstance(value, np.ndarray):
+                raise CaseFailure('run', 'input "{}" is a {}, not a tensor'.format(name, type(value).__name__))
+            port = _port_named(compiled.inputs, name)
+            if port is None:
+                if value.size == 0 or name not in _used_inputs(model):
+                    continue  # an input the model does not read
+                raise CaseFailure('run', 'the IR has no input "{}"'.format(name))
+            feeds[port] = value
+        try:
+            outputs = compiled(feeds)
+        except Exception as exc:
+            raise CaseFailure('run', str(exc).strip().splitlines()[-1][:300]) from None
+        for name, want in zip(graph_outputs, expected):
+            port = _port_named(compiled.outputs, name)
+            if port is None:
+                raise CaseFailure('compare', 'the IR has no output "{}"'.format(name))
+            _compare(name, np.asarray(outputs[port]), want, case.rtol, case.atol)
+
+
+def _port_named(ports, name):
+    for port in ports:
+        if name in port.get_names():
+            return port
+    return None
+
+
+def _used_inputs(model) -> set:
+    return {name for node in model.graph.node for name in node.input}
+
+
+def _compare(name, actual, expected, rtol, atol):
+    if not isinstance(expected, np.ndarray):
+        raise CaseFailure('compare', 'output "{}" is a {}, not a tensor'.format(name, type(expected).__name__))
+    if actual.shape != expected.shape:
+        raise CaseFailure('compare', 'output "{}" has shape {}, expected {}'.format(
+            name, list(actual.shape), list(expected.shape)))
+    if expected.dtype != actual.dtype and not (expected.dtype == np.bool_ and actual.dtype == np.bool_):
+        raise CaseFailure('compare', 'output "{}" is {}, expected {}'.format(name, actual.dtype, expected.dtype))
+    if expected.dtype.kind in 'fc':
+        close = np.isclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        close = actual == expected
+    if not np.all(close):
+        bad = int(np.size(close) - np.count_nonzero(close))
+        raise CaseFailure('compare', 'output "{}": {} of {} elements differ (max abs diff {})'.format(
+            name, bad, close.size, _max_diff(actual, expected)))
+
+
+def _max_diff(actual, expected):
+    try:
+        return float(np.nanmax(np.abs(actual.astype(np.float64) - expected.astype(np.float64))))
+    except (TypeError, ValueError):
+        return '?'
+
+
+def main(argv: List[str] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('-k', default='', help='run the cases whose name contains this')
+    parser.add_argument('--failures', action='store_true', help='print each failure')
+    parser.add_argument('--traceback', action='store_true', help='print tracebacks of crashes')
+    args = parser.parse_args(argv)
+    from tests.onnx.backend_exclusions import EXCLUDED
+    cases = {n: c for n, c in load_cases().items() if args.k in n}
+    passed, failed, excluded = [], {}, []
+    stages = collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for index, (name, case) in enumerate(sorted(cases.items())):
+            if name in EXCLUDED:
+                excluded.append(name)
+                continue
+            try:
+                run_case(case, os.path.join(tmp, str(index)))
+                passed.append(name)
+            except CaseFailure as exc:
+                failed[name] = str(exc)
+                stages[exc.stage] += 1
+            except Exception as exc:
+                failed[name] = 'harness: {}'.format(exc)
+                stages['harness'] += 1
+                if args.traceback:
+                    traceback.print_exc()
+    if args.failures:
+        for name, why in sorted(failed.items()):
+            print('{}\t{}'.format(name, why))
+    in_scope = len(passed) + len(failed)
+    print('{} passed, {} failed, {} excluded; {:.1f}% of {} in scope; failures by stage: {}'.format(
+        len(passed), len(failed), len(excluded), 100.0 * len(passed) / max(in_scope, 1), in_scope, dict(stages)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
