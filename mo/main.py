@@ -70,6 +70,8 @@ def build_parser(command: str = None) -> argparse.ArgumentParser:
     _add_extensions(transforms)
     transforms.add_argument('--phase', choices=('load', 'front', 'middle', 'back', 'transform'), action='append',
                             help='only this phase (repeatable); "transform" lists the mo transform catalogue')
+    transforms.add_argument('--framework', choices=('tf', 'onnx'),
+                            help='list only the replacers that run for this framework\'s models')
     transforms.add_argument('--dot', metavar='FILE', help='also write the dependency graph as Graphviz dot')
     transforms.add_argument('--json', action='store_true', help='print JSON instead of a table')
 
@@ -131,7 +133,7 @@ def run_transforms_command(args) -> int:
     from mo.pipeline.listing import print_transforms
     from mo.utils.import_extensions import load_extensions, split_dirs
     load_extensions(split_dirs(args.extensions))
-    print_transforms(phases=args.phase, dot_path=args.dot, as_json=args.json)
+    print_transforms(phases=args.phase, dot_path=args.dot, as_json=args.json, framework=args.framework)
     return 0
 
 

@@ -10,12 +10,14 @@ For each model input, right after its Parameter and in this order:
 4. ``--scale_values`` (per channel) or ``--scale`` (one number): divided by.
 
 Mean and scale values are in the model's channel order. The channel dimension is the ``C`` of the
-input's layout (``--layout``/``--source_layout``); without one, TensorFlow's: the last dimension.
+input's layout (``--layout``/``--source_layout``); without one, the framework's: the last dimension for
+TensorFlow (NHWC), the second for ONNX (NCHW).
 """
 import re
 
 import numpy as np
 
+from extensions.load.onnx.loader import ONNXExtractor
 from extensions.load.tf.loader import TFExtractor, _params
 from mo.front.common.rule import Builder
 from mo.front.common.partial_infer.utils import int64_array
@@ -96,7 +98,7 @@ class TFPreprocessing(LoadReplacementPattern):
     id = 'TFPreprocessing'
 
     def run_after(self):
-        return [TFExtractor]
+        return [TFExtractor, ONNXExtractor]
 
     def find_and_replace_pattern(self, graph: Graph):
         prep = Preprocessing(_params(graph))
@@ -136,7 +138,8 @@ class TFPreprocessing(LoadReplacementPattern):
             parameter['shape'] = int64_array([shape[i] for i in to_target])
             back = [target.index(d) for d in source]
             tail = b.op(Transpose, [tail, b.const(back, 'layout', np.int64)], 'to_model_layout').out_port(0)
-        channel = (source.index('C') if source and 'C' in source else rank - 1) if rank else None
+        default_channel = 1 if graph.graph.get('layout') == 'NCHW' and rank > 1 else rank - 1
+        channel = (source.index('C') if source and 'C' in source else default_channel) if rank else None
         channels = shape[channel] if channel is not None else 1
         dtype = np.dtype(parameter.soft_get('data_type', None) or np.float32)
         reversed_here = False

@@ -3,6 +3,7 @@ import json
 
 from mo.utils.class_registration import dependency_edges, full_name, pipeline
 from mo.utils.error import Error
+from mo.utils.replacement import frameworks_of
 from mo.utils.file_utils import write_text_atomically
 from mo.transforms.base import transforms_by_name
 
@@ -13,12 +14,16 @@ def gtt_table() -> list:
              'anchor': False, 'why': ''} for name, cls in sorted(transforms_by_name().items())]
 
 
-def transforms_table(phases=None) -> list:
+def transforms_table(phases=None, framework=None) -> list:
     """One dict per replacer in run order (position, id, class, phase, enabled, why disabled),
-    then the ``mo transform`` catalogue when no phase is chosen or 'transform' is."""
+    then the ``mo transform`` catalogue when no phase is chosen or 'transform' is. ``framework``
+    (``'tf'``, ``'onnx'``) keeps the replacers that run for that framework's models."""
     rows = []
     pipeline_phases = [p for p in phases if p != 'transform'] if phases else None
-    for position, info in enumerate(pipeline(pipeline_phases) if pipeline_phases != [] else [], start=1):
+    infos = pipeline(pipeline_phases) if pipeline_phases != [] else []
+    if framework:
+        infos = [info for info in infos if not frameworks_of(info.cls) or framework in frameworks_of(info.cls)]
+    for position, info in enumerate(infos, start=1):
         rows.append({
             'position': position,
             'id': info.id,
@@ -51,10 +56,10 @@ def dot_text(infos) -> str:
     return '\n'.join(lines) + '\n'
 
 
-def print_transforms(phases=None, dot_path=None, as_json=False, out=None):
+def print_transforms(phases=None, dot_path=None, as_json=False, out=None, framework=None):
     import sys
     out = out or sys.stdout
-    rows = transforms_table(phases)
+    rows = transforms_table(phases, framework)
     if as_json:
         out.write(json.dumps(rows, indent=2) + '\n')
     else:

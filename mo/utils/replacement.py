@@ -10,6 +10,22 @@ from mo.utils.class_registration import register_class
 from mo.middle.pattern_match import apply_pattern
 
 
+def for_framework(name: str):
+    """A ``graph_condition`` that holds for graphs read from framework ``name`` (``'tf'``, ``'onnx'``): how a
+    framework-specific replacer says which framework it is for (``mo transforms --framework`` reads it)."""
+    def condition(graph) -> bool:
+        return graph.graph.get('source_format') == name
+    condition.framework = name
+    condition.__name__ = condition.__qualname__ = 'is_' + name
+    return condition
+
+
+def frameworks_of(cls) -> set:
+    """The frameworks a replacer class is for (empty: every framework)."""
+    return {getattr(c, 'framework') for c in getattr(cls, 'graph_condition', None) or ()
+            if getattr(c, 'framework', None)}
+
+
 class ReplacementPattern:
     """Base of all replacers.
 

@@ -10,11 +10,11 @@ from mo.front.onnx.loader import TENSORS, load_onnx_model, protobuf2nx
 from mo.graph.graph import Graph, Node
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
+from mo.utils.replacement import for_framework
 
 
-def is_onnx(graph: Graph) -> bool:
-    """The graph came from an ONNX model (``graph_condition`` of the ONNX-only steps)."""
-    return graph.graph.get('source_format') == 'onnx'
+#: the graph came from an ONNX model (``graph_condition`` of the ONNX-only steps)
+is_onnx = for_framework('onnx')
 
 
 def _params(graph: Graph) -> dict:

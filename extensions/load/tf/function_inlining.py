@@ -16,7 +16,7 @@ else looks at the graph:
 """
 import logging as log
 
-from extensions.load.tf.loader import TFInputsOutputs, TFLoader
+from extensions.load.tf.loader import TFInputsOutputs, TFLoader, _is_tf
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf.node_def import add_input_edge, format_input, op_node_attrs
 from mo.front.tf.op_signatures import output_arg_offsets
@@ -200,6 +200,7 @@ def inline_functions(graph: Graph) -> int:
 class TFFunctionInlining(LoadReplacementPattern):
     """Replaces PartitionedCall / StatefulPartitionedCall nodes by the bodies of the functions they call."""
     id = 'TFFunctionInlining'
+    graph_condition = [_is_tf]
 
     def run_after(self):
         return [TFLoader]
@@ -208,8 +209,6 @@ class TFFunctionInlining(LoadReplacementPattern):
         return super().run_before() + [TFInputsOutputs]
 
     def find_and_replace_pattern(self, graph: Graph):
-        if graph.graph.get('source_format') != 'tf':
-            return
         self.match_count = inline_functions(graph)
         if self.match_count:
             log.info('[ mo ] inlined {} function call(s)'.format(self.match_count))

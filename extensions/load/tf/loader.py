@@ -14,6 +14,7 @@ from mo.front.tf.wire import const_contents
 from mo.graph.graph import Graph, Node
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
+from mo.utils.replacement import for_framework
 
 #: node attr: an --input cut took this node's readers; left unread, it is not a model output
 CUT_BY_INPUT = '_cut_by_input'
@@ -32,8 +33,8 @@ def _params(graph: Graph) -> dict:
     return graph.graph.get('cmd_params') or {}
 
 
-def _is_tf(graph: Graph) -> bool:
-    return graph.graph.get('source_format') == 'tf'
+#: the graph came from TensorFlow (``graph_condition`` of the TF-only steps)
+_is_tf = for_framework('tf')
 
 
 def find_op_node(graph: Graph, name: str, option: str) -> Node:

@@ -30,6 +30,8 @@ DEFAULT_DOMAINS = ('', 'ai.onnx')
 TENSORS = 'onnx_tensors'
 #: graph attr: {domain: opset version} of the model
 OPSETS = 'onnx_opsets'
+#: the newest version of the default domain whose ops mo knows (onnx 1.23's); a newer model may mean otherwise
+NEWEST_OPSET = 28
 
 
 def is_onnx_bytes(data) -> bool:
@@ -111,6 +113,8 @@ def model_opsets(model) -> dict:
         opsets[domain] = int(entry.version)
     if not model.opset_import:
         opsets[''] = 1  # IR version 1..2 models: opset 1
+    if opsets.get('', 0) > NEWEST_OPSET:
+        raise Error('The model imports ONNX opset {}; mo knows the ops up to opset {}', opsets[''], NEWEST_OPSET)
     return opsets
 
 
