@@ -36,6 +36,7 @@ def dims(port):
 
 
 # ----- scope + op: a custom layer ---------------------------------------------------------------
+@pytest.mark.ir_not_compiled('a custom layer (opset "extension") OpenVINO runs only with its extension')
 @pytest.mark.parametrize('with_seed_op', [False, True], ids=['op-only', 'seed-InceptionBlock-op'])
 def test_inception_blocks_become_custom_layers(inception, tmp_path, with_seed_op):
     record, pb = inception
@@ -220,6 +221,7 @@ def test_seed_style_points_replacer_from_an_extension(ssd, tmp_path):
         np.testing.assert_allclose(named[name], expected, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.ir_not_compiled('a custom layer (opset "extension") OpenVINO runs only with its extension')
 def test_front_replacement_from_config_file_op_subclass(inception, tmp_path):
     """A FrontReplacementFromConfigFileOp subclass claims the id and builds the description's op."""
     from mo.front.tf.replacement import FrontReplacementFromConfigFileOp

@@ -73,7 +73,7 @@ def _graph(op: str, inputs, attrs) -> GraphDef:
 
 
 _IR_TYPES = {'f32': np.float32, 'f64': np.float64, 'i32': np.int32, 'i64': np.int64, 'boolean': np.bool_,
-             'u8': np.uint8}
+             'u8': np.uint8, 'u16': np.uint16, 'i16': np.int16}
 
 
 def _ir_constant(xml_path, bin_path) -> np.ndarray:
@@ -211,6 +211,13 @@ OTHER_CASES = {
                                               np.array([0.5, -0.5, 0.0, 1.0], np.float32),
                                               np.array([1.0, 0.25, 4.0, 2.0], np.float32)],
                          {'U': _F32, 'epsilon': 0.001, 'is_training': False, 'data_format': b'NHWC'}),
+    'FusedBatchNormV3_training': ('FusedBatchNormV3', [_X[None], np.array([1.0, 2.0, 0.5, -1.0], np.float32),
+                                                       np.array([0.0, 0.1, -0.2, 0.3], np.float32),
+                                                       np.array([0.5, -0.5, 0.0, 1.0], np.float32),
+                                                       np.array([1.0, 0.25, 4.0, 2.0], np.float32)],
+                                  {'U': _F32, 'epsilon': 0.001, 'is_training': True, 'exponential_avg_factor': 0.25,
+                                   'data_format': b'NHWC'}),
+    'ArgMax_uint16': ('ArgMax', [_X, np.int32(1)], {'Tidx': _I32, 'output_type': dtypes.DT_UINT16}),
 }
 
 

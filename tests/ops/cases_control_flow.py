@@ -107,8 +107,43 @@ def _assert():
     return OpCase('', fn, [In((2, 3))])
 
 
+def _body_constants(form, after):
+    """Bodies whose constants nothing outside them reads (issue 26): the predicate and loop condition are
+    computed from inputs alone, so the body's constants are the first the IR's ``.bin`` stores; ``after``
+    adds a main-graph constant read only after the If or Loop (laid out after the bodies' weights)."""
+    def fn(x, p):
+        if form == 'If':
+            y = tf.cond(p, lambda: x * 3.0, lambda: x - 7.0)
+        else:  # the counter starts at the input p: no constant of the main graph feeds the loop
+            y = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2.0 + 1.0), [p, x])[1]
+        return y * np.float32(5.0) if after else y
+    predicate = In((), np.bool_, run=[()] * 2, values=lambda rng, shape, it=iter([True, False] * 1000): np.array(next(it)))
+    counter = In((), np.int32, run=[()] * 2, values=lambda rng, shape, it=iter([0, 2] * 1000): np.array(next(it), np.int32))
+    return OpCase('', fn, [In((2, 3), run=[(2, 3)] * 2), predicate if form == 'If' else counter],
+                  lower_control_flow=False)
+
+
+def _guarded_cond(guard, lowered):
+    """A tf.cond whose branch checks its input with a ``tf.debugging.assert_*`` or rotates it with rot90 (whose
+    Assert guard is a tf.cond of its own), beside outputs outside it: four outputs, and the IR's must be exactly
+    those (issue 26: the guard's constant was a fifth)."""
+    def fn(x, p):
+        def then():
+            if guard == 'assert':
+                tf.debugging.assert_non_negative(tf.abs(x))
+                tf.debugging.assert_less(x, x + 1.0)
+                return x * 2.0, x + 1.0
+            return tf.image.rot90(x, 1), x + 1.0
+        a, b = tf.cond(p, then, lambda: (x - 1.0, x * 3.0))
+        return a, b, x * 5.0, tf.image.rot90(x, 3)
+    predicate = In((), np.bool_, run=[()] * 2, values=lambda rng, shape, it=iter([True, False] * 1000): np.array(next(it)))
+    return OpCase('', fn, [In((2, 4, 4, 3), run=[(2, 4, 4, 3)] * 2), predicate], lower_control_flow=lowered)
+
+
 register(
-    grid('base/While', _while, stateful=[False, True], trip=['input', 'capped'])
+    grid('base/guarded_cond', _guarded_cond, guard=['assert', 'rot90'], lowered=[True, False])
+    + grid('base/BodyConstants', _body_constants, form=['If', 'Loop'], after=[False, True])
+    + grid('base/While', _while, stateful=[False, True], trip=['input', 'capped'])
     + grid('base/If', _cond, stateful=[False, True])
     + grid('base/Case', _case, op=['Case', 'StatelessCase'])
     + [OpCase('base/TensorListLength', _list_length().fn, _list_length().inputs)]

@@ -68,7 +68,8 @@ class OpCase:
     ``fn(*inputs)`` returns a tensor or a tuple of tensors (the model outputs). ``rtol`` bounds
     ``max|ov - tf| / max|tf|`` per output (integer and bool outputs must match exactly unless
     ``rtol`` is given explicitly for them via ``int_exact=False``). ``check(ov, tf)`` replaces the
-    comparison for outputs whose order TF leaves unspecified. ``options`` go to ``mo convert``
+    comparison for outputs whose order TF leaves unspecified (otherwise each output's shape and element type must be
+    TF's). ``options`` go to ``mo convert``
     (``input_shape``, ``input``, ...).
     """
     name: str
@@ -232,6 +233,9 @@ def run_case(case: OpCase, out_dir: str) -> None:
     repeated = duplicate_layer_names(xml)
     assert not repeated, '%s: layer names repeated in one graph of the IR: %s' % (case.name, repeated)
     compiled = _compile(xml)
+    # outputs are found by name below, so an extra one would go unnoticed: the IR's are exactly TF's
+    assert len(compiled.outputs) == len(outputs), '%s: the IR has %d outputs %s, TF %d %s' % (
+        case.name, len(compiled.outputs), [sorted(p.get_names())[:2] for p in compiled.outputs], len(outputs), outputs)
     rng = np.random.default_rng(case.seed)
     shape_sets = list(zip(*[i.run_shapes() for i in case.inputs])) if case.inputs else [()]
     if len({len(i.run_shapes()) for i in case.inputs}) > 1:
@@ -260,6 +264,8 @@ def run_case(case: OpCase, out_dir: str) -> None:
             continue
         for index, (a, e) in enumerate(zip(actual, expected)):
             assert a.shape == e.shape, '%s output %d: shape %s, TF %s' % (where, index, a.shape, e.shape)
+            # a model's output type is part of its result: a value compared after a silent cast is not TF's
+            assert a.dtype == e.dtype, '%s output %d: type %s, TF %s' % (where, index, a.dtype, e.dtype)
             exact = case.int_exact and (e.dtype == np.bool_ or np.issubdtype(e.dtype, np.integer))
             if exact:
                 assert np.array_equal(a.astype(e.dtype), e), '%s output %d differs from TF:\n%s\nTF:\n%s' % (

@@ -9,6 +9,8 @@ against what these functions compute with the real libraries.
 - :func:`run_tf_gtt`: TensorFlow's own Graph Transform Tool, as shipped in the TF wheel.
 - :func:`tf_gtt_registry`: the names of the transforms that tool has registered.
 - :func:`compile_openvino`: compile an IR in exact f32; every test that runs an IR compiles it here.
+- :func:`check_irs_compile`: compile the IRs given that :func:`compile_openvino` has not (tests/conftest.py runs it
+  on every IR a test writes).
 - :func:`run_openvino`: run an IR (``.xml`` path or ``openvino.Model``) on CPU in f32.
 - :func:`ov_convert_tf`: OpenVINO's own TF frontend writes an IR (a second opinion, not ``mo``).
 - :func:`compare`: max|a - e| / max|e| (absolute error when max|e| is 0).
@@ -29,7 +31,8 @@ import numpy as np
 
 __all__ = [
     'run_tf', 'TFRunner', 'reference', 'run_tf_gtt', 'tf_gtt_registry', 'GTTError', 'compile_openvino', 'run_openvino',
-    'run_openvino_by_name', 'ov_convert_tf', 'compare', 'summarize_tf', 'graph_def_from',
+    'run_openvino_by_name', 'ov_convert_tf', 'compare', 'summarize_tf', 'graph_def_from', 'check_irs_compile', 'is_ir',
+    'ir_key', 'COMPILED_IRS',
 ]
 
 GraphLike = Union[bytes, bytearray, str, os.PathLike, object]
@@ -279,6 +282,17 @@ def _match_inputs(ports, feeds: Mapping[str, np.ndarray]) -> Dict[int, np.ndarra
 EXACT_F32 = {'INFERENCE_PRECISION_HINT': 'f32'}
 
 
+#: ``ir_key`` of each IR file :func:`compile_openvino` compiled (tests/conftest.py compiles every IR a test wrote
+#: and did not compile itself)
+COMPILED_IRS: set = set()
+
+
+def ir_key(xml_path) -> tuple:
+    """An IR file as written: its real path, modification time and size (a rewrite is another IR)."""
+    stat = os.stat(xml_path)
+    return os.path.realpath(xml_path), stat.st_mtime_ns, stat.st_size
+
+
 def compile_openvino(xml_path, device: str = 'CPU', config: Optional[Mapping] = None):
     """Read ``xml_path`` (or take an ``openvino.Model``) and compile it in exact f32.
 
@@ -287,6 +301,7 @@ def compile_openvino(xml_path, device: str = 'CPU', config: Optional[Mapping] = 
     core = _ov_core()
     if isinstance(xml_path, (str, os.PathLike)):
         model = core.read_model(str(xml_path))
+        COMPILED_IRS.add(ir_key(xml_path))
     else:
         model = xml_path
     cfg = dict(EXACT_F32)
@@ -315,6 +330,7 @@ def run_openvino_by_name(xml_path, feeds: Mapping[str, np.ndarray], names: Seque
     core = _ov_core()
     model = core.read_model(str(xml_path))
     results = run_openvino(model, feeds)
+    COMPILED_IRS.add(ir_key(xml_path))
     by_name = {}
     for index, port in enumerate(model.outputs):
         for name in port.get_names():
@@ -323,6 +339,31 @@ def run_openvino_by_name(xml_path, feeds: Mapping[str, np.ndarray], names: Seque
     if missing:
         raise KeyError('the IR has no outputs named %s (it has %s)' % (missing, sorted(by_name)))
     return [results[by_name.get(n, by_name.get(_tensor_name(n)))] for n in names]
+
+
+def is_ir(xml_path) -> bool:
+    """Whether ``xml_path`` is an OpenVINO IR: an XML file whose root is ``<net`` with a ``.bin`` beside it."""
+    bin_path = os.path.splitext(str(xml_path))[0] + '.bin'
+    if not os.path.isfile(bin_path):
+        return False
+    with open(xml_path, 'rb') as handle:
+        head = handle.read(512)
+    return b'<net ' in head
+
+
+def check_irs_compile(xml_paths: Iterable) -> List[str]:
+    """Read and compile (CPU, exact f32) each IR of ``xml_paths`` that :func:`compile_openvino` has not compiled as it
+    is now; returns ``'path: error'`` for each one OpenVINO refuses. Reading alone is not enough: OpenVINO checks an
+    op's types and shapes and its CPU plugin's support only when the model is compiled."""
+    failures = []
+    for path in sorted({os.path.realpath(str(p)) for p in xml_paths}):
+        if not os.path.isfile(path) or not is_ir(path) or ir_key(path) in COMPILED_IRS:
+            continue
+        try:
+            compile_openvino(path)
+        except Exception as exc:  # noqa: BLE001 - OpenVINO raises RuntimeError and its own types
+            failures.append('{}: {}'.format(path, str(exc).strip().splitlines()[-1] if str(exc).strip() else exc))
+    return failures
 
 
 def ov_convert_tf(graph_def_bytes: GraphLike, xml_path, *, input=None, output=None) -> Path:

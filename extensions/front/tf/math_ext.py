@@ -28,7 +28,7 @@ LOWERED = {
     'Reciprocal': 'Divide(1, x)', 'Inv': 'Divide(1, x)',
     'Expm1': '(u - 1) * x / Log(u), u = Exp(x) (Kahan: small x keep their precision)',
     'Log1p': 'Log(u) * x / (u - 1), u = 1 + x (small x keep their precision)',
-    'ClipByValue': 'Minimum(Maximum(x, min), max)',
+    'ClipByValue': 'Maximum(Minimum(x, max), min) (min wins where min > max, as in TF)',
     'ZerosLike': 'Broadcast(0, ShapeOf(x))', 'OnesLike': 'Broadcast(1, ShapeOf(x))',
     'Size': 'ReduceProd(ShapeOf(x))', 'Rank': 'Squeeze(ShapeOf(ShapeOf(x)))',
     'BroadcastTo': 'Broadcast (numpy)',

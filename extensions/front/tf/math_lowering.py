@@ -164,12 +164,16 @@ class Log1pLowering(OpRule):
 
 
 class ClipByValueLowering(OpRule):
-    """ClipByValue(x, lo, hi) = Minimum(Maximum(x, lo), hi) (bounds broadcast as TF's do)."""
+    """ClipByValue(x, lo, hi) = Maximum(Minimum(x, hi), lo) (bounds broadcast as TF's do).
+
+    The order is TF's kernel's (``x.cwiseMin(hi).cwiseMax(lo)``): where ``lo > hi`` the result is ``lo``; the
+    other order would give ``hi`` there.
+    """
     op = 'ClipByValue'
 
     def rewrite(self, node: Node, b: Builder):
-        low = b.op(Maximum, [node.in_port(0), node.in_port(1)], 'max')
-        return b.op(Minimum, [low, node.in_port(2)], 'min')
+        high = b.op(Minimum, [node.in_port(0), node.in_port(2)], 'min')
+        return b.op(Maximum, [high, node.in_port(1)], 'max')
 
 
 class FilledLikeLowering(OpRule):

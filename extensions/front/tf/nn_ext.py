@@ -171,13 +171,15 @@ class BiasAddExtractor(FrontExtractorOp):
 
 
 class FusedBatchNormExtractor(FrontExtractorOp):
-    """FusedBatchNorm, V2, V3 (inference) -> Multiply + Add folded into the convolution before it where possible."""
+    """FusedBatchNorm, V2, V3 -> Multiply + Add folded into the convolution before it where possible (inference);
+    with is_training, normalization by the batch's statistics (ReduceMean, Sqrt, ...)."""
     op = ['FusedBatchNorm', 'FusedBatchNormV2', 'FusedBatchNormV3']
 
     @classmethod
     def extract(cls, node):
         FusedBatchNorm.update_node_stat(node, {
             'eps': float(tf_attr(node, 'epsilon', 1e-4)), 'data_format': data_format(node),
+            'data_type': tf_dtype_attr(node, 'T', np.dtype(np.float32)),
             'is_training': bool(tf_attr(node, 'is_training', True)),
             'exponential_avg_factor': float(tf_attr(node, 'exponential_avg_factor', 1.0))})
         return True
@@ -244,12 +246,14 @@ class ArgMaxExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         ArgMax.update_node_stat(node, {'mode': 'max' if node.op == 'ArgMax' else 'min',
-                                       'output_type': tf_dtype_attr(node, 'output_type', np.dtype(np.int64))})
+                                       'output_type': tf_dtype_attr(node, 'output_type', np.dtype(np.int64)),
+                                       'data_type': tf_dtype_attr(node, 'T', np.dtype(np.float32))})
         return True
 
 
 class ResizeBilinearExtractor(FrontExtractorOp):
-    """TF's flags pick the opset's coordinate transformation; the image axes are 1 and 2 (NHWC)."""
+    """TF's flags pick the opset's coordinate transformation; the image axes are 1 and 2 (NHWC); the output is
+    float32 whatever the image's type (``nn_lowering.ResizeAxesInput``)."""
     op = 'ResizeBilinear'
 
     @classmethod
@@ -257,7 +261,8 @@ class ResizeBilinearExtractor(FrontExtractorOp):
         align, half = bool(tf_attr(node, 'align_corners', False)), bool(tf_attr(node, 'half_pixel_centers', False))
         mode = 'align_corners' if align else ('half_pixel' if half else 'asymmetric')
         Interpolate.update_node_stat(node, {'mode': 'linear_onnx', 'coordinate_transformation_mode': mode,
-                                            'shape_calculation_mode': 'sizes', 'tf_resize_axes': [1, 2]})
+                                            'shape_calculation_mode': 'sizes', 'tf_resize_axes': [1, 2],
+                                            'data_type': tf_dtype_attr(node, 'T', np.dtype(np.float32))})
         return True
 
 
@@ -277,5 +282,6 @@ class ResizeNearestNeighborExtractor(FrontExtractorOp):
             coordinate, nearest = 'asymmetric', 'floor'
         Interpolate.update_node_stat(node, {'mode': 'nearest', 'coordinate_transformation_mode': coordinate,
                                             'nearest_mode': nearest, 'shape_calculation_mode': 'sizes',
-                                            'tf_resize_axes': [1, 2]})
+                                            'tf_resize_axes': [1, 2],
+                                            'data_type': tf_dtype_attr(node, 'T', np.dtype(np.float32))})
         return True

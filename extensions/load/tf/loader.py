@@ -258,6 +258,24 @@ def _reads_a_frozen_variable(graph: Graph, node_id, data) -> bool:
     return len(sources) == 1 and graph.nodes[sources[0]].get('op') == 'Const'
 
 
+def _has_no_outputs(data: dict) -> bool:
+    """An op TF's registry gives no outputs (NoOp, Assert, ...)."""
+    return output_arg_table().get(data.get('op')) == []
+
+
+def _is_model_output(graph: Graph, node_id) -> bool:
+    """Whether ``node_id`` is an output of a model whose outputs nobody named: no op reads its value, and it is
+    not there only to run before another op. A node read through control edges alone is an output only when one
+    of those readers is a sink without outputs (``tf.group``'s NoOp: what a TF1 graph runs to fetch the node);
+    one whose control readers compute (the Identity of an Assert guard, which TF makes the predicate of the
+    next ``tf.cond`` wait for) is not: made an output, it would be a model output TF's function does not have."""
+    edges = graph.out_edges(node_id, data=True)
+    if any(not d.get('control_flow_edge') for _, _, d in edges):
+        return False
+    readers = {dst for _, dst, _ in edges}
+    return not readers or any(not graph.out_edges(r) and _has_no_outputs(graph.nodes[r]) for r in readers)
+
+
 class TFAddResults(LoadReplacementPattern):
     """Puts a Result on every model output: --output tensors, or every unconsumed op output."""
     id = 'TFAddResults'
@@ -272,9 +290,9 @@ class TFAddResults(LoadReplacementPattern):
             outputs = []
             for node_id, data in list(graph.nodes(data=True)):
                 if data.get('kind') != 'op' or data.get('op') in _NOT_OUTPUTS or data.get('op') == 'Result' \
-                        or data.get(CUT_BY_INPUT) or output_arg_table().get(data.get('op')) == []:
+                        or data.get(CUT_BY_INPUT) or _has_no_outputs(data):
                     continue
-                if not any(not d.get('control_flow_edge') for _, _, d in graph.out_edges(node_id, data=True)):
+                if _is_model_output(graph, node_id):
                     outputs.append((node_id, 0))
             real = [(n, p) for n, p in outputs if not _reads_a_frozen_variable(graph, n, graph.nodes[n])]
             outputs = real or outputs

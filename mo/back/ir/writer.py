@@ -182,7 +182,9 @@ class _Emitter:
         self.meta = meta
         self.depth = depth
         self.compress = bool(meta.get('compress_to_fp16'))
-        self.packer = packer or BinPacker(sink=sink)  # a body's weights go to its network's .bin
+        # a body's weights go to its network's .bin: test for None, not truth, since an empty BinPacker
+        # (no weights laid out yet) is falsy and a body would get a packer of its own that nothing writes
+        self.packer = packer if packer is not None else BinPacker(sink=sink)
         #: the text of each layer written so far, by layer id
         self.layer_texts = []
         #: the records of the op being written; rendered and dropped when it is done
