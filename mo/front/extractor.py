@@ -13,7 +13,10 @@ from mo.graph.graph import Graph
 
 
 class FrontExtractorOp:
-    """Base of extractors; subclasses set ``op`` (the framework op type) and define ``extract``."""
+    """Base of extractors; subclasses set ``op`` (the framework op type) and define ``extract``.
+
+    ``framework`` (``'tf'`` or ``'onnx'``) says whose op type ``op`` is; a class in a ``front/onnx/`` or
+    ``front/tf/`` folder need not say it (the folder does, as in the Model Optimizer)."""
     op = None
     enabled = True
     #: framework name -> {op type -> extractor class}
@@ -24,6 +27,8 @@ class FrontExtractorOp:
         super().__init_subclass__(**kwargs)
         if cls.__dict__.get('op') is None:
             return
+        if 'framework' not in cls.__dict__:
+            cls.framework = _framework_of_module(cls.__module__) or cls.framework
         ops = cls.op if isinstance(cls.op, (list, tuple)) else [cls.op]
         table = FrontExtractorOp.registry.setdefault(cls.framework, {})
         for op in ops:
@@ -31,8 +36,8 @@ class FrontExtractorOp:
             if previous is not None and is_builtin(previous) and is_builtin(cls) and \
                     (previous.__module__, previous.__qualname__) != (cls.__module__, cls.__qualname__):
                 # one rule for every registry: a user's class may take over, two built-ins may not collide
-                raise TypeError('built-in extractors {}.{} and {}.{} both claim TF op "{}"'.format(
-                    previous.__module__, previous.__qualname__, cls.__module__, cls.__qualname__, op))
+                raise TypeError('built-in extractors {}.{} and {}.{} both claim {} op "{}"'.format(
+                    previous.__module__, previous.__qualname__, cls.__module__, cls.__qualname__, cls.framework, op))
             if previous is not None and is_builtin(previous) and not is_builtin(cls):
                 log.info('[ mo ] extractor {}.{} takes over "{}" from the built-in {}'.format(
                     cls.__module__, cls.__qualname__, op, previous.__qualname__))
@@ -44,6 +49,16 @@ class FrontExtractorOp:
     def extract(cls, node) -> bool:
         """Give ``node`` its mo op and attributes; return False to say it cannot be extracted."""
         raise NotImplementedError('{} must define extract(node)'.format(cls.__name__))
+
+
+def _framework_of_module(module: str):
+    """``'onnx'`` for a class defined in a ``front/onnx/`` folder (built-in or an --extensions directory's), ``'tf'``
+    for ``front/tf/``, else None: the Model Optimizer told an extractor's framework by its folder."""
+    parts = module.split('.')
+    for before, after in zip(parts, parts[1:]):
+        if before == 'front' and after in ('onnx', 'tf'):
+            return after
+    return None
 
 
 def opset_type(op_class) -> str:

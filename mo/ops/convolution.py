@@ -1,5 +1,5 @@
-"""Convolutions in the opset's channels-first layout: Convolution, GroupConvolution and
-ConvolutionBackpropData (opset1).
+"""Convolutions in the opset's channels-first layout: Convolution, GroupConvolution,
+ConvolutionBackpropData and GroupConvolutionBackpropData (opset1).
 
 Data is ``[N, C, spatial...]``. Weights are ``[C_OUT, C_IN, k...]`` for Convolution,
 ``[GROUPS, C_OUT/GROUPS, C_IN/GROUPS, k...]`` for GroupConvolution and ``[C_IN, C_OUT, k...]`` for
@@ -35,11 +35,13 @@ def effective_kernel(kernel, dilations):
     return [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
 
 
-def forward_pads(in_spatial, kernel, strides, dilations, auto_pad, pads_begin=None, pads_end=None):
+def forward_pads(in_spatial, kernel, strides, dilations, auto_pad, pads_begin=None, pads_end=None,
+                 rounding='floor'):
     """``(pads_begin, pads_end, out_spatial)`` of a sliding window; unknown sizes stay -1.
 
     ``same_upper`` pads ``max((out - 1) * stride + eff_k - in, 0)`` in total with the smaller
-    half first, exactly as TensorFlow's SAME does; ``valid`` pads nothing.
+    half first, exactly as TensorFlow's SAME does; ``valid`` pads nothing. A pool's ``rounding``
+    ``ceil`` keeps a last, partial window; ``ceil_torch`` too unless it starts in the end padding.
     """
     rank = len(kernel)
     eff = effective_kernel(kernel, dilations)
@@ -60,7 +62,17 @@ def forward_pads(in_spatial, kernel, strides, dilations, auto_pad, pads_begin=No
         else:
             if auto_pad == 'valid':
                 begin[i] = end[i] = 0
-            out.append(-1 if size < 0 else (size + begin[i] + end[i] - eff[i]) // strides[i] + 1)
+            if size < 0:
+                out.append(-1)
+                continue
+            span = size + begin[i] + end[i] - eff[i]
+            if rounding == 'floor':
+                out.append(span // strides[i] + 1)
+                continue
+            out_i = -(-span // strides[i]) + 1
+            if rounding == 'ceil_torch' and (out_i - 1) * strides[i] >= size + begin[i]:
+                out_i -= 1
+            out.append(out_i)
     return begin, end, out
 
 
@@ -248,16 +260,21 @@ class ConvolutionBackpropData(_ConvBase):
 
     @staticmethod
     def infer(node):
+        ConvolutionBackpropData._infer(node, node.in_port(1).data.get_shape())
+
+    @staticmethod
+    def _infer(node, w_shape, grouped=False):
+        """Inference with weights of shape ``w_shape`` ``[C_IN, C_OUT, k...]`` (a grouped op's, flattened)."""
         data, weights = node.in_port(0).data, node.in_port(1).data
-        shape, w_shape = data.get_shape(), weights.get_shape()
+        shape = data.get_shape()
         if shape is None or w_shape is None:
             return
         rank = len(shape) - 2
         kernel = [int(k) for k in w_shape[2:]]
         name = node.soft_get('name', node.id)
         if len(kernel) != rank or (shape[1] >= 0 and w_shape[0] != shape[1]):
-            raise Error('ConvolutionBackpropData "{}": weights of shape {} do not fit data of shape {}', name,
-                        w_shape.tolist(), shape.tolist())
+            raise Error('{} "{}": weights of shape {} do not fit data of shape {}', node.op, name,
+                        weights.get_shape().tolist(), shape.tolist())
         strides, dilations = ConvolutionBackpropData._spatial_attrs(node, rank)
         eff = effective_kernel(kernel, dilations)
         in_sp = [int(d) for d in shape[2:]]
@@ -290,7 +307,27 @@ class ConvolutionBackpropData(_ConvBase):
         node.strides, node.dilations = int64_array(strides), int64_array(dilations)
         node.pads_begin, node.pads_end = int64_array(begin), int64_array(end)
         x, w = data.get_value(), weights.get_value()
-        if x is not None and w is not None and -1 not in out:
+        if x is not None and w is not None and -1 not in out and not grouped:
             node.out_port(0).data.set_value(convolve_transposed(x, w, strides, dilations, begin, out))
         else:
             node.out_port(0).data.set_shape([shape[0], int(w_shape[1])] + out)
+
+
+class GroupConvolutionBackpropData(ConvolutionBackpropData):
+    """opset1 GroupConvolutionBackpropData: weights ``[GROUPS, C_IN/GROUPS, C_OUT/GROUPS, k...]``; otherwise as
+    ConvolutionBackpropData (it does not fold)."""
+    op = 'GroupConvolutionBackpropData'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, dict({'type': 'GroupConvolutionBackpropData', 'op': 'GroupConvolutionBackpropData',
+                                      'infer': GroupConvolutionBackpropData.infer}, **(attrs or {})))
+
+    @staticmethod
+    def infer(node):
+        w_shape = node.in_port(1).data.get_shape()
+        if w_shape is not None and len(w_shape) < 3:
+            raise Error('GroupConvolutionBackpropData "{}": weights of shape {} have no groups',
+                        node.soft_get('name', node.id), w_shape.tolist())
+        flat = None if w_shape is None else \
+            np.array([w_shape[0] * w_shape[1], w_shape[0] * w_shape[2]] + list(w_shape[3:]), np.int64)
+        ConvolutionBackpropData._infer(node, flat, grouped=True)

@@ -16,7 +16,8 @@ from mo.utils.error import Error
 def _window_output(node, shape, kernel, strides, dilations):
     """The spatial output sizes of a window op on ``shape`` ``[N, C, spatial...]`` (pads filled in)."""
     begin, end, out = forward_pads(shape[2:], kernel, strides, dilations, node.auto_pad,
-                                   node.soft_get('pads_begin', None), node.soft_get('pads_end', None))
+                                   node.soft_get('pads_begin', None), node.soft_get('pads_end', None),
+                                   node.soft_get('rounding_type', 'floor'))
     node['pads_begin'], node['pads_end'] = int64_array(begin), int64_array(end)
     return out
 

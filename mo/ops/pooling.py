@@ -38,8 +38,9 @@ class _Pool(Op):
             raise Error('{} "{}" is still in {} layout: the layout replacer must run before inference',
                         node.op, name, node.layout)
         rank = len(shape) - 2
-        if node.soft_get('rounding_type', 'floor') != 'floor':
-            raise Error('{} "{}": only rounding_type "floor" is supported', node.op, name)
+        rounding = node.soft_get('rounding_type', 'floor')
+        if rounding not in ('floor', 'ceil', 'ceil_torch'):
+            raise Error('{} "{}": rounding_type "{}" is not one of floor, ceil, ceil_torch', node.op, name, rounding)
         try:
             kernel = _ints(node.kernel, rank, 1)
             strides = _ints(node.soft_get('strides', None), rank, 1)
@@ -48,12 +49,12 @@ class _Pool(Op):
                         shape.tolist(), exc) from None
         dilations = [1] * rank
         begin, end, out = forward_pads(shape[2:], kernel, strides, dilations, node.auto_pad,
-                                       node.soft_get('pads_begin', None), node.soft_get('pads_end', None))
+                                       node.soft_get('pads_begin', None), node.soft_get('pads_end', None), rounding)
         node.kernel, node.strides = int64_array(kernel), int64_array(strides)
         # unknown spatial sizes: the runtime works the SAME padding out itself from auto_pad
         node.pads_begin, node.pads_end = int64_array(begin), int64_array(end)
         value = node.in_port(0).data.get_value()
-        if value is not None:
+        if value is not None and rounding == 'floor':
             node.out_port(0).data.set_value(cls.fold(node, value, kernel, strides, begin, end))
         else:
             node.out_port(0).data.set_shape(list(shape[:2]) + out)

@@ -250,14 +250,22 @@ def convert_sub_graph(graph_def_bytes: bytes, outputs: str) -> Graph:
     returns the back-phase graph (the same one for the same body and inputs within one model's
     conversion: treat it as read-only). Replacers with ``run_not_recursively`` run on the model's
     graph only."""
-    conversions = _BODIES.get() or _BodyConversions()
     key = (hashlib.sha256(graph_def_bytes).digest(), outputs)
+    options = {'framework': 'tf', 'graph_def_bytes': graph_def_bytes, 'output': outputs, 'sub_graph': True}
+    return convert_loaded_sub_graph(key, lambda: Graph(cmd_params=options, source_format='tf', layout='NHWC'))
+
+
+def convert_loaded_sub_graph(key, make_graph) -> Graph:
+    """Run the body pipeline (every step but those with ``run_not_recursively``) on the graph ``make_graph()``
+    returns: an empty graph whose options say what to load, or one a framework's body builder has loaded
+    already (an ONNX body, ``mo.front.onnx.bodies``). ``key`` names the body and its inputs: within one
+    model's conversion the same key gives the same back-phase graph (treat it as read-only)."""
+    conversions = _BODIES.get() or _BodyConversions()
     if key in conversions.graphs:
         return conversions.graphs[key]
     if conversions.infos is None:
         conversions.infos = [info for info in pipeline() if not getattr(info.cls, 'run_not_recursively', False)]
-    options = {'framework': 'tf', 'graph_def_bytes': graph_def_bytes, 'output': outputs, 'sub_graph': True}
-    graph = Graph(cmd_params=options, source_format='tf', layout='NHWC')
+    graph = make_graph()
     graph.graph['steps'] = []
     apply_replacements(graph, conversions.infos, graph.graph['steps'])
     conversions.graphs[key] = graph

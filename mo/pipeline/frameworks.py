@@ -5,19 +5,11 @@ Each framework names its graph's ``source_format`` (what framework-specific step
 """
 import os
 
-from mo.front.onnx.loader import is_onnx_bytes
+from mo.front.onnx.loader import is_onnx_bytes, is_onnx_file
 from mo.utils.error import UsageError
 
 #: framework -> the layout of its graphs (TensorFlow's convolutions are channels-last, ONNX's channels-first)
 LAYOUTS = {'tf': 'NHWC', 'onnx': 'NCHW'}
-
-
-def _file_head(path) -> bytes:
-    try:
-        with open(path, 'rb') as f:
-            return f.read(64)
-    except OSError:
-        return b''
 
 
 def detect_framework(options: dict) -> str:
@@ -38,5 +30,5 @@ def detect_framework(options: dict) -> str:
         return 'onnx' if is_onnx_bytes(data) else 'tf'
     path = options.get('input_model')
     if path and os.path.isfile(path) and not options.get('saved_model_dir') and not options.get('input_meta_graph'):
-        return 'onnx' if is_onnx_bytes(_file_head(path)) else 'tf'
+        return 'onnx' if is_onnx_file(path) else 'tf'
     return 'tf'

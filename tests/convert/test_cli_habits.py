@@ -35,7 +35,7 @@ def test_model_optimizer_flags_and_silent(tmp_path):
 
 
 def test_other_frameworks_are_a_usage_error(tmp_path):
-    proc = _run('--input_model', EXAMPLE, '--output_dir', str(tmp_path), '--framework', 'onnx')
+    proc = _run('--input_model', EXAMPLE, '--output_dir', str(tmp_path), '--framework', 'caffe')
     assert proc.returncode == 2
     assert proc.stderr.startswith('[ ERROR ] mo convert: argument --framework') and 'mo convert --help' in proc.stderr
     assert not (tmp_path / 'small_cnn.xml').exists()

@@ -43,9 +43,8 @@ def run_onnxruntime(model, feeds: Dict[str, np.ndarray]) -> List[np.ndarray]:
 def run_ir(xml_path, feeds: Dict[str, np.ndarray], outputs: Sequence[str]) -> List[np.ndarray]:
     """Compile the IR (OpenVINO CPU, f32 inference precision) and run it on ``feeds`` (by input name); the
     outputs named ``outputs`` (ONNX tensor names), in that order."""
-    import openvino as ov
-    core = ov.Core()
-    compiled = core.compile_model(str(xml_path), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    from tests.support.oracles import compile_openvino
+    compiled = compile_openvino(xml_path)  # exact f32
     by_name = {}
     for port in compiled.inputs:
         for name in port.get_names():

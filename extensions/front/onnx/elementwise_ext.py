@@ -2,13 +2,18 @@
 
 ONNX's binary ops broadcast as numpy does (opset 7 on), which is the opset's ``auto_broadcast='numpy'``.
 """
+import numpy as np
+
+from extensions.ops.onnx_math import TruncatedDiv
 from mo.front.extractor import FrontExtractorOp, opset_type
 from mo.front.onnx.extractors.utils import onnx_attr
+from mo.front.onnx.tensor import np_dtype
 from mo.ops import activation_ops, elementwise, elementwise_more, math_ops
 
 _BINARY = {
-    'Add': elementwise.Add, 'Sub': elementwise.Sub, 'Mul': elementwise.Mul, 'Div': elementwise.Div,
-    'Pow': elementwise.Pow, 'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
+    'Add': elementwise.Add, 'Sub': elementwise.Sub, 'Mul': elementwise.Mul,
+    # ONNX divides integers rounding toward zero (its reference: the true quotient cast back)
+    'Div': TruncatedDiv, 'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
     'LessOrEqual': elementwise_more.LessEqual, 'GreaterOrEqual': elementwise_more.GreaterEqual,
     'And': elementwise.LogicalAnd, 'Or': elementwise_more.LogicalOr, 'Xor': elementwise_more.LogicalXor,
 }
@@ -19,10 +24,32 @@ _UNARY = {
     'Tanh': activation_ops.Tanh, 'Relu': activation_ops.ReLU, 'Floor': activation_ops.Floor,
     'Ceil': activation_ops.Ceiling, 'Softplus': activation_ops.SoftPlus, 'Mish': activation_ops.Mish,
     'HardSwish': activation_ops.HSwish, 'Sign': elementwise_more.Sign, 'Not': elementwise_more.LogicalNot,
+    'Round': math_ops.Round,  # half to even, as ONNX's Round
     'Sin': math_ops.Sin, 'Cos': math_ops.Cos, 'Tan': math_ops.Tan, 'Asin': math_ops.Asin, 'Acos': math_ops.Acos,
     'Atan': math_ops.Atan, 'Sinh': math_ops.Sinh, 'Cosh': math_ops.Cosh, 'Asinh': math_ops.Asinh,
     'Acosh': math_ops.Acosh, 'Atanh': math_ops.Atanh, 'Softsign': math_ops.SoftSign, 'IsNaN': math_ops.IsNaN,
 }
+
+
+def input_dtype(node, port: int):
+    """The element type of the node's input ``port`` where the model states it (an initializer, a graph input, a
+    ``value_info`` entry), else None: ONNX states no types for intermediate tensors unless shape inference ran."""
+    if not node.is_in_port_connected(port):
+        return None
+    source = node.in_port(port).get_source().node
+    if source.soft_get('op') == 'Const' and source.has_valid('value'):
+        return np.asarray(source.value).dtype
+    if source.soft_get('op') == 'Parameter':
+        if source.has_valid('data_type'):
+            return np.dtype(source.data_type)
+        pb = source.soft_get('pb', None)
+        if pb is not None and pb.type.WhichOneof('value') == 'tensor_type':
+            return np.dtype(np_dtype(pb.type.tensor_type.elem_type, source.soft_get('name', source.id)))
+    names = list(node.pb.input) if node.soft_get('pb', None) is not None else []
+    info = node.graph.graph.get('onnx_value_info', {}).get(names[port]) if port < len(names) else None
+    if info is not None and info.type.WhichOneof('value') == 'tensor_type':
+        return np.dtype(np_dtype(info.type.tensor_type.elem_type, names[port]))
+    return None
 
 
 class BinaryElementwiseExtractor(FrontExtractorOp):
@@ -64,4 +91,17 @@ class ModExtractor(FrontExtractorOp):
     def extract(cls, node):
         op_class = elementwise_more.Mod if onnx_attr(node, 'fmod', 'i', 0) else elementwise_more.FloorMod
         op_class.update_node_stat(node, {})
+        return True
+
+
+class PowExtractor(FrontExtractorOp):
+    """Pow -> Power; the exponent may have another element type than the base (opset 12 on): the result has the
+    base's type (``math_lowering.PowLowering`` converts)."""
+    op = 'Pow'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        node['op'] = 'ONNXPow'
+        node['base_type'], node['exponent_type'] = input_dtype(node, 0), input_dtype(node, 1)
         return True

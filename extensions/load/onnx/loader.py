@@ -142,7 +142,7 @@ class ONNXAddResults(LoadReplacementPattern):
                 outputs.append(tensors[value_info.name])
         if not outputs:
             raise Error('The model has no outputs; name them with --output')
-        for node_id, port in outputs:
+        for index, (node_id, port) in enumerate(outputs):
             source = Node(graph, node_id)
             if explicit is not None:  # what comes after a chosen output is cut off
                 for _, dst, key, data in list(graph.out_edges(node_id, keys=True, data=True)):
@@ -150,7 +150,9 @@ class ONNXAddResults(LoadReplacementPattern):
                         graph.remove_edge(node_id, dst, key)
             names = source.out_port(port).get_tensor_names() if port in source.out_ports() else []
             label = names[0] if names else '{}:{}'.format(source.soft_get('name', node_id), port)
-            result = Result(graph, {'name': graph.unique_id(label + '/sink_port_0')}).create_node()
+            # output_index: which output a body's Result is (mo.front.onnx.bodies)
+            result = Result(graph, {'name': graph.unique_id(label + '/sink_port_0'),
+                                    'output_index': index}).create_node()
             source.out_port(port).connect(result.in_port(0))
             self.match_count += 1
         graph.clean_up(undead_node_types=())

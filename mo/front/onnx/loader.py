@@ -18,6 +18,8 @@ import mmap
 import os
 
 from mo.front.onnx import wire
+from mo.front.onnx.functions import inline_functions
+from mo.front.onnx.scopes import sub_graph_reads
 from mo.front.onnx.proto import ModelProto, coerce
 from mo.front.onnx.sparse import sparse_to_dense
 from mo.front.onnx.tensor import ExternalData, tensor_to_numpy
@@ -34,28 +36,41 @@ OPSETS = 'onnx_opsets'
 NEWEST_OPSET = 28
 
 
+#: the top-level field numbers of a ModelProto
+_MODEL_FIELDS = {1, 2, 3, 4, 5, 6, 7, 8, 14, 20, 25, 26}
+
+
 def is_onnx_bytes(data) -> bool:
-    """True when ``data`` (a file's first bytes or all of them) looks like an ONNX ModelProto.
+    """True when ``data`` (a whole file's bytes or its mmap) is an ONNX ModelProto.
 
-    A ModelProto starts with ``ir_version`` (field 1, a varint: byte 0x08) as every ONNX writer orders it; a
-    GraphDef starts with a node (field 1, length-delimited: 0x0a) or ``versions``, a SavedModel with 0x08 too but
-    then field 2 (meta_graphs, 0x12) right after a one-byte version: told apart by what follows.
+    The top-level fields are walked (keys and lengths only, payloads skipped): a ModelProto starts with
+    ``ir_version`` (field 1, a varint) as every ONNX writer orders it, has a ``graph`` (field 7) and no field a
+    ModelProto does not declare. A GraphDef starts with a length-delimited field 1; a SavedModel has a varint
+    field 1 too, but then only field 2 (its meta graphs) and no graph.
     """
-    head = bytes(data[:64])
-    if len(head) < 4 or head[0] != 0x08:
+    if len(data) < 2 or data[0] != 0x08:
         return False
-    pos = 1
-    while pos < len(head) and head[pos] & 0x80:
-        pos += 1
-    pos += 1
-    # after ir_version: opset_import (8), producer_name (2), producer_version (3), domain (4), graph (7)...
-    return pos < len(head) and head[pos] in (0x12, 0x1a, 0x22, 0x28, 0x32, 0x3a, 0x42, 0x72) and \
-        not _looks_like_saved_model(head)
+    seen = set()
+    try:
+        for number, _, _, _, _ in wire.fields(data, 0, len(data)):
+            if number not in _MODEL_FIELDS:
+                return False
+            seen.add(number)
+    except ValueError:
+        return False
+    return 7 in seen
 
 
-def _looks_like_saved_model(head: bytes) -> bool:
-    # SavedModel: saved_model_schema_version (1) then meta_graphs (2) whose first field is meta_info_def (1, 0x0a)
-    return len(head) > 6 and head[2] == 0x12 and head[1] < 0x80 and head[4:5] == b'\x0a' and head[1] in (0, 1)
+def is_onnx_file(path) -> bool:
+    """``is_onnx_bytes`` of the file at ``path`` (memory-mapped: only its top-level keys are read)."""
+    try:
+        with open(path, 'rb') as f:
+            if os.fstat(f.fileno()).st_size < 2:
+                return False
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return is_onnx_bytes(data)
+    except (OSError, ValueError):
+        return False
 
 
 class LoadedModel:
@@ -171,7 +186,8 @@ def protobuf2nx(graph: Graph, loaded, outer_tensors=None) -> Graph:
         add_tensor(value_info.name, node_id, 0, value_info.name)
 
     node_ids = []
-    for pb in onnx_graph.node:
+    nodes = inline_functions(onnx_graph.node, graph.graph.get('onnx_functions'))
+    for pb in nodes:
         domain = '' if pb.domain in DEFAULT_DOMAINS else pb.domain
         name = _node_name(pb)
         node_id = graph.unique_id(name)
@@ -183,17 +199,29 @@ def protobuf2nx(graph: Graph, loaded, outer_tensors=None) -> Graph:
                 add_tensor(output, node_id, port, name)
 
     outer = graph.graph.setdefault('onnx_outer_tensors', {})
-    for node_id, pb in zip(node_ids, onnx_graph.node):
-        for position, name in enumerate(pb.input):
+
+    def source_of(name):
+        source = tensors.get(name)
+        if source is None and outer_tensors is not None and name in outer_tensors:
+            source = tensors[name] = _outer_parameter(graph, name, outer)
+        return source
+
+    for node_id, pb in zip(node_ids, nodes):
+        # a node with bodies (If, Loop, Scan) also reads the enclosing graphs' tensors its bodies read: inputs
+        # after its own, named by ``onnx_outer_inputs``
+        body_reads = sub_graph_reads(pb)
+        if body_reads:
+            graph.nodes[node_id]['onnx_outer_inputs'] = body_reads
+        for position, name in enumerate(list(pb.input) + body_reads if body_reads else pb.input):
             if not name:
                 continue
-            source = tensors.get(name)
-            if source is None and outer_tensors is not None and name in outer_tensors:
-                source = tensors[name] = _outer_parameter(graph, name, outer)
+            source = source_of(name)
             if source is None:
                 raise Error('Node "{}" ({}) reads tensor "{}", which no node, input or initializer produces',
                             graph.nodes[node_id]['name'], pb.op_type, name)
             graph.add_edge(source[0], node_id, **{'out': source[1], 'in': position})
+    for value_info in onnx_graph.output:  # a body may return a tensor of an enclosing graph as it is
+        source_of(value_info.name)
     graph.graph['source_format'] = 'onnx'
     graph.graph['onnx_graph_outputs'] = list(onnx_graph.output)
     graph.graph['onnx_value_info'] = {v.name: v for v in onnx_graph.value_info}

@@ -40,7 +40,7 @@ def _encode_varint(value: int) -> bytes:
             return bytes(out)
 
 
-def _fields(data, start: int, end: int):
+def fields(data, start: int, end: int):
     """``(field number, wire type, field start, value start, value end)`` for each field in data[start:end]."""
     pos = start
     while pos < end:
@@ -67,7 +67,7 @@ def _fields(data, start: int, end: int):
 
 def _tensor_without_raw_data(data, start, end):
     """``(the TensorProto's bytes without raw_data, a view of raw_data or None)``."""
-    for number, wire_type, field_start, value_start, value_end in _fields(data, start, end):
+    for number, wire_type, field_start, value_start, value_end in fields(data, start, end):
         if number == _TENSOR_RAW_DATA and wire_type == 2 and value_end - value_start >= _MIN_VIEW_BYTES:
             rest = bytes(data[start:field_start]) + bytes(data[value_end:end])
             return rest, memoryview(data)[value_start:value_end]
@@ -76,7 +76,7 @@ def _tensor_without_raw_data(data, start, end):
 
 def _graph_without_weights(data, start, end, views):
     parts, changed = [], False
-    for number, wire_type, field_start, value_start, value_end in _fields(data, start, end):
+    for number, wire_type, field_start, value_start, value_end in fields(data, start, end):
         if number == _GRAPH_INITIALIZER and wire_type == 2:
             rest, view = _tensor_without_raw_data(data, value_start, value_end)
             views.append(view)
@@ -99,7 +99,7 @@ def split_weights(data, path: str = 'the model'):
     views = []
     try:
         pieces = []
-        for number, wire_type, field_start, value_start, value_end in _fields(data, 0, len(data)):
+        for number, wire_type, field_start, value_start, value_end in fields(data, 0, len(data)):
             if number == _MODEL_GRAPH and wire_type == 2:
                 parts, changed = _graph_without_weights(data, value_start, value_end, views)
                 if changed:

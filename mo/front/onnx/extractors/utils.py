@@ -30,11 +30,17 @@ def onnx_attr(node, name: str, field: str, default=None, dst_type=None):
     """Attribute ``name`` of the node from the AttributeProto field ``field``; ``default`` when absent.
 
     A tensor (``t``) is returned as a numpy array; repeated fields as lists; ``dst_type`` is applied to the
-    value found (not to the default).
+    value found (not to the default). For tensor fields (``t``, ``tensors``, ``sparse_tensor``) ``dst_type``
+    receives the TensorProto(s) themselves, as in the Model Optimizer, whose extensions read tensors with
+    ``onnx_attr(node, 'value', 't', dst_type=numpy_helper.to_array)``.
     """
     attr = _attribute(node, name)
     if attr is None:
         return default
+    if dst_type is not None and field in ('t', 'tensors', 'sparse_tensor'):
+        if field != 'tensors' and not attr.HasField(field):
+            return default
+        return dst_type(getattr(attr, field))
     if field in _REPEATED:
         value = list(getattr(attr, field))
         if field == 'tensors':
@@ -56,8 +62,10 @@ def onnx_get_num_outputs(node) -> int:
 
 
 def get_onnx_opset_version(node) -> int:
-    """The version of the node's domain that the model imports (the default domain's for standard ops)."""
-    return int(node.soft_get('onnx_opset', None) or 1)
+    """The model's opset of the default domain (the Model Optimizer's meaning, also for a custom-domain node);
+    ``node.onnx_opset`` is the version of the node's own domain."""
+    opsets = node.graph.graph.get('onnx_opsets') or {}
+    return int(opsets.get('', node.soft_get('onnx_opset', None) or 1))
 
 
 def get_onnx_autopad(auto_pad) -> str:

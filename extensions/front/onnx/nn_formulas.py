@@ -1,0 +1,62 @@
+"""Small formulas the ONNX neural-network lowerings share, built with a rule's builder ``b``: ranks and axis
+ranges read from a tensor's shape (ONNX nodes do not state their rank; ShapeOf of a ShapeOf always folds, so
+these become constants at inference), per-channel broadcasts."""
+import numpy as np
+
+from extensions.ops.onnx_tensor import ConvertLike
+from mo.ops.concat import Concat
+from mo.ops.elementwise import Add
+from mo.ops.gather import Gather
+from mo.ops.range import Range
+from mo.ops.shapeof import ShapeOf
+from mo.ops.slice import Slice
+from mo.ops.unsqueeze import Unsqueeze
+
+I64 = np.int64
+_END = np.iinfo(np.int64).max
+
+
+def rank(b, tensor, tag: str):
+    """The rank of ``tensor``, an int64 scalar (a constant once shapes are inferred)."""
+    shape_of_shape = b.op(ShapeOf, [b.op(ShapeOf, [tensor], tag + '/shape')], tag + '/rank_1d')
+    return b.op(Gather, [shape_of_shape, b.const(0, tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag)
+
+
+def axes_from(b, tensor, start, tag: str, stop_offset: int = 0):
+    """``[start, ..., rank + stop_offset - 1]`` (int64); a negative ``start`` counts from the rank."""
+    r = rank(b, tensor, tag + '/rank')
+    if start < 0:
+        first = b.op(Add, [r, b.const(start, tag + '/start_offset', I64)], tag + '/start')
+    else:
+        first = b.const(start, tag + '/start', I64)
+    stop = r
+    if stop_offset:
+        stop = b.op(Add, [r, b.const(stop_offset, tag + '/stop_offset', I64)], tag + '/stop')
+    return b.op(Range, [first, stop, b.const(1, tag + '/step', I64)], tag, output_type=np.dtype(I64))
+
+
+def spatial_axes(b, tensor, tag: str):
+    """``[2, ..., rank - 1]``: the spatial axes of a channels-first tensor."""
+    return axes_from(b, tensor, 2, tag)
+
+
+def per_channel(b, vector, like, tag: str):
+    """``vector [C]`` as ``[C, 1, ...]`` with as many 1s as ``like`` has spatial axes: broadcasts along axis 1."""
+    return b.op(Unsqueeze, [vector, axes_from(b, like, 1, tag + '/axes', stop_offset=-1)], tag)
+
+
+def shape_tail(b, tensor, start: int, tag: str):
+    """``shape(tensor)[start:]`` (int64)."""
+    shape = b.op(ShapeOf, [tensor], tag + '/shape')
+    return b.op(Slice, [shape, b.const([start], tag + '/begin', I64), b.const([_END], tag + '/end', I64),
+                        b.const([1], tag + '/step', I64)], tag)
+
+
+def concat(b, parts, tag: str):
+    return b.op(Concat, parts, tag, axis=0, in_ports_count=len(parts))
+
+
+def like(b, value, reference, tag: str):
+    """The constant ``value`` in the element type of ``reference`` (ONNX nodes do not state their types: the type is
+    known at inference, where this folds to a plain constant)."""
+    return b.op(ConvertLike, [b.const(np.array(value, np.float64), tag + '/value'), reference], tag)

@@ -1,0 +1,115 @@
+"""Opset ops the ONNX tensor ops need that TensorFlow's front end does not: ConvertLike (opset1),
+GatherElements (opset6), ScatterElementsUpdate (opset3 / opset12 with ``reduction``), Eye (opset9), and
+``ONNXRange``, a Range-4 whose output type is its inputs' (ONNX's Range has no type attribute).
+
+Shape inference only where the values depend on run-time data; ConvertLike and ONNXRange fold constants.
+"""
+import numpy as np
+
+from mo.ops.convert import ir_element_type
+from mo.ops.op import Op
+from mo.ops.range import Range
+from mo.ops.tensor_ops import _ShapeOnly, _value
+
+
+class ConvertLike(Op):
+    """Input 0 converted to the element type of input 1 (ONNX's CastLike)."""
+    op = 'ConvertLike'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, {
+            'type': 'ConvertLike', 'op': 'ConvertLike', 'version': 'opset1',
+            'infer': ConvertLike.infer, 'type_infer': ConvertLike.type_infer,
+            'in_ports_count': 2, 'out_ports_count': 1,
+        }, attrs)
+
+    @staticmethod
+    def infer(node):
+        shape = node.in_port(0).data.get_shape()
+        if shape is None:
+            return
+        value = node.in_port(0).data.get_value()
+        dtype = node.in_port(1).data.get_data_type()
+        if value is not None and dtype is not None:
+            node.out_port(0).data.set_value(np.asarray(value).astype(dtype))
+        else:
+            node.out_port(0).data.set_shape(shape)
+
+    @staticmethod
+    def type_infer(node):
+        dtype = node.in_port(1).data.get_data_type()
+        if dtype is not None:
+            node.out_port(0).data.set_data_type(dtype)
+
+
+class GatherElements(_ShapeOnly):
+    """Inputs: data, indices (same rank); output[i][j][k] = data[indices[i][j][k]][j][k] along ``axis``; the
+    output has the indices' shape."""
+    op = type = 'GatherElements'
+    version = 'opset6'
+    in_ports = 2
+    defaults = {'axis': 0}
+    ir_attrs = ('axis',)
+
+    @staticmethod
+    def output_shape(node, shape):
+        indices = node.in_port(1).data.get_shape()
+        return None if indices is None else [int(d) for d in indices]
+
+
+class ScatterElementsUpdate(_ShapeOnly):
+    """Inputs: data, indices, updates, axis (scalar); ``reduction`` none/sum/prod/min/max/mean combines the
+    updates with what data holds (``use_init_val``). Written as opset3's op without a reduction, else opset12's."""
+    op = type = 'ScatterElementsUpdate'
+    version = 'opset3'
+    in_ports = 4
+    defaults = {'reduction': 'none', 'use_init_val': True}
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, attrs)
+        if self.attrs.get('reduction', 'none') != 'none':
+            self.attrs['version'] = 'opset12'
+
+    def backend_attrs(self):
+        if self.attrs.get('version') == 'opset3':
+            return []
+        return ['reduction', ('use_init_val', lambda n: str(bool(n.use_init_val)).lower())]
+
+
+class Eye(_ShapeOnly):
+    """Inputs: num_rows, num_columns, diagonal_index (scalars), batch_shape (optional): ones on the diagonal
+    shifted by diagonal_index, zeros elsewhere, of ``output_type``."""
+    op = type = 'Eye'
+    version = 'opset9'
+    in_ports = 4
+    defaults = {'output_type': np.float32}
+
+    def backend_attrs(self):
+        return [('output_type', lambda n: ir_element_type(n.output_type))]
+
+    @classmethod
+    def infer(cls, node):
+        dims = []
+        for port in (0, 1):
+            value = _value(node, port)
+            dims.append(-1 if value is None else int(np.ravel(value)[0]))
+        node.out_port(0).data.set_shape(dims)
+
+    @staticmethod
+    def type_infer(node):
+        node.out_port(0).data.set_data_type(node.output_type)
+
+
+class ONNXRange(Range):
+    """Range-4 whose ``output_type`` is the type of its inputs, known once they are inferred."""
+    op = 'ONNXRange'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, dict({'type': 'Range', 'op': 'ONNXRange', 'infer': ONNXRange.infer}, **(attrs or {})))
+
+    @staticmethod
+    def infer(node):
+        dtype = node.in_port(0).data.get_data_type()
+        if dtype is not None:
+            node['output_type'] = np.dtype(dtype)
+        Range.infer(node)
