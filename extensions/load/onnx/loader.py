@@ -3,10 +3,10 @@ import collections
 
 import numpy as np
 
-from mo.front.common.input_spec import parse_input, parse_input_shapes, parse_output
+from mo.front.common.input_spec import input_specs, parse_output
 from mo.front.extractor import extractor_for
 from mo.front.loader_replacement import LoadReplacementPattern
-from mo.front.onnx.loader import TENSORS, load_onnx_model, protobuf2nx
+from mo.front.onnx.loader import TENSORS, protobuf2nx, read_onnx_model
 from mo.graph.graph import Graph, Node
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
@@ -49,7 +49,7 @@ class ONNXLoader(LoadReplacementPattern):
             return  # the caller loaded the model already (API use, bodies)
         params = _params(graph)
         source = params.get('onnx_model')
-        loaded = load_onnx_model(source if source is not None else params['input_model'])
+        loaded = read_onnx_model(source if source is not None else params['input_model'])
         protobuf2nx(graph, loaded)
         graph.check_acyclic()
         self.match_count = graph.graph['source_nodes'] = graph.number_of_nodes()
@@ -67,26 +67,7 @@ class ONNXInputsOutputs(LoadReplacementPattern):
 
     def find_and_replace_pattern(self, graph: Graph):
         params = _params(graph)
-        specs = parse_input(params.get('input') or '')
-        shapes = parse_input_shapes(params.get('input_shape') or '')
-        inputs = graph.get_op_nodes(op='Parameter')
-        if specs and shapes:
-            if len(shapes) != len(specs):
-                raise UsageError('--input_shape gives {} shapes for {} --input names', len(shapes), len(specs))
-            for spec, shape in zip(specs, shapes):
-                spec.shape = shape if spec.shape is None else spec.shape
-        elif shapes:
-            if len(shapes) != len(inputs):
-                raise UsageError('--input_shape gives {} shapes but the model has {} inputs; name them with --input',
-                                 len(shapes), len(inputs))
-            for node, shape in zip(inputs, shapes):
-                node['user_shape'] = shape
-        for spec in specs:
-            self._apply_input(graph, spec)
-        for spec in parse_input(params.get('freeze_placeholder_with_value') or '', '--freeze_placeholder_with_value'):
-            if spec.value is None:
-                raise UsageError('--freeze_placeholder_with_value: "{}" gives no value (expected name->value)',
-                                 spec.name)
+        for spec in input_specs(params, graph.get_op_nodes(op='Parameter')):
             self._apply_input(graph, spec)
         outputs = parse_output(params.get('output') or '')
         if outputs:

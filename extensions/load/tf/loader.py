@@ -6,7 +6,7 @@ from mo.front.extractor import extractor_for
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import model_source
 from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_bytes
-from mo.front.common.input_spec import parse_input, parse_input_shapes, parse_output
+from mo.front.common.input_spec import input_specs, parse_output
 from mo.front.tf.loader import graph_def_to_graph
 from mo.front.tf.node_def import parse_input as parse_node_input
 from mo.front.tf.op_signatures import output_arg_table
@@ -185,27 +185,7 @@ class TFInputsOutputs(LoadReplacementPattern):
 
     def find_and_replace_pattern(self, graph: Graph):
         params = _params(graph)
-        specs = parse_input(params.get('input') or '')
-        shapes = parse_input_shapes(params.get('input_shape') or '')
-        if specs and shapes:
-            if len(shapes) != len(specs):
-                raise UsageError('--input_shape gives {} shapes for {} --input names', len(shapes), len(specs))
-            for spec, shape in zip(specs, shapes):
-                if spec.shape is None:
-                    spec.shape = shape
-        elif shapes:
-            placeholders = graph.get_op_nodes(op='Placeholder')
-            if len(shapes) != len(placeholders):
-                raise UsageError('--input_shape gives {} shapes but the model has {} inputs; name them with --input',
-                                 len(shapes), len(placeholders))
-            for node, shape in zip(placeholders, shapes):
-                node['user_shape'] = shape
-        for spec in specs:
-            self._apply_input(graph, spec)
-        for spec in parse_input(params.get('freeze_placeholder_with_value') or '', '--freeze_placeholder_with_value'):
-            if spec.value is None:
-                raise UsageError('--freeze_placeholder_with_value: "{}" gives no value (expected name->value)',
-                                 spec.name)
+        for spec in input_specs(params, graph.get_op_nodes(op='Placeholder')):
             self._apply_input(graph, spec)
         outputs = parse_output(params.get('output') or '')
         for name, port in outputs:

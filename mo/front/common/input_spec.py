@@ -123,3 +123,31 @@ def split_port(name: str):
 def parse_output(value: str) -> list:
     """``--output "a,b:1"`` -> [('a', None), ('b', 1)]."""
     return [split_port(item) for item in split_top_level(value or '')]
+
+
+def input_specs(params: dict, model_inputs: list) -> list:
+    """What ``--input``, ``--input_shape`` and ``--freeze_placeholder_with_value`` ask of the model's inputs, as
+    the specs to apply in order (``--input``'s, then the frozen ones).
+
+    ``--input_shape`` shapes go to the ``--input`` names in order, or, without names, to ``model_inputs`` (the
+    model's input nodes, in the model's order) as their ``user_shape``.
+    """
+    specs = parse_input(params.get('input') or '')
+    shapes = parse_input_shapes(params.get('input_shape') or '')
+    if specs and shapes:
+        if len(shapes) != len(specs):
+            raise UsageError('--input_shape gives {} shapes for {} --input names', len(shapes), len(specs))
+        for spec, shape in zip(specs, shapes):
+            if spec.shape is None:
+                spec.shape = shape
+    elif shapes:
+        if len(shapes) != len(model_inputs):
+            raise UsageError('--input_shape gives {} shapes but the model has {} inputs; name them with --input',
+                             len(shapes), len(model_inputs))
+        for node, shape in zip(model_inputs, shapes):
+            node['user_shape'] = shape
+    frozen = parse_input(params.get('freeze_placeholder_with_value') or '', '--freeze_placeholder_with_value')
+    for spec in frozen:
+        if spec.value is None:
+            raise UsageError('--freeze_placeholder_with_value: "{}" gives no value (expected name->value)', spec.name)
+    return specs + frozen
