@@ -51,6 +51,21 @@ class FrontExtractorOp:
         raise NotImplementedError('{} must define extract(node)'.format(cls.__name__))
 
 
+class OpTableExtractor(FrontExtractorOp):
+    """Framework ops that each become one mo Op with its default attributes: subclasses set ``table`` (framework op
+    type -> Op class) and ``op = sorted(table)``."""
+    table = {}
+
+    @classmethod
+    def describe(cls, op):
+        return opset_type(cls.table[op])
+
+    @classmethod
+    def extract(cls, node):
+        cls.table[node.op].update_node_stat(node, {})
+        return True
+
+
 def _framework_of_module(module: str):
     """``'onnx'`` for a class defined in a ``front/onnx/`` folder (built-in or an --extensions directory's), ``'tf'``
     for ``front/tf/``, else None: the Model Optimizer told an extractor's framework by its folder."""

@@ -5,7 +5,7 @@ ONNX's binary ops broadcast as numpy does (opset 7 on), which is the opset's ``a
 import numpy as np
 
 from extensions.ops.onnx_math import TruncatedDiv
-from mo.front.extractor import FrontExtractorOp, opset_type
+from mo.front.extractor import FrontExtractorOp, OpTableExtractor
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.front.onnx.tensor import np_dtype
 from mo.ops import activation_ops, elementwise, elementwise_more, math_ops
@@ -52,34 +52,16 @@ def input_dtype(node, port: int):
     return None
 
 
-class BinaryElementwiseExtractor(FrontExtractorOp):
+class BinaryElementwiseExtractor(OpTableExtractor):
     """Binary element-wise ops -> the opset op of the same meaning (numpy broadcasting)."""
     op = sorted(_BINARY)
-    framework = 'onnx'
-
-    @classmethod
-    def describe(cls, op):
-        return opset_type(_BINARY[op])
-
-    @classmethod
-    def extract(cls, node):
-        _BINARY[node.op].update_node_stat(node, {})
-        return True
+    table = _BINARY
 
 
-class UnaryElementwiseExtractor(FrontExtractorOp):
+class UnaryElementwiseExtractor(OpTableExtractor):
     """Unary element-wise ops -> the opset op of the same meaning."""
     op = sorted(_UNARY)
-    framework = 'onnx'
-
-    @classmethod
-    def describe(cls, op):
-        return opset_type(_UNARY[op])
-
-    @classmethod
-    def extract(cls, node):
-        _UNARY[node.op].update_node_stat(node, {})
-        return True
+    table = _UNARY
 
 
 class ModExtractor(FrontExtractorOp):

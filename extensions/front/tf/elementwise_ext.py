@@ -3,7 +3,7 @@
 Most map one-to-one onto an opset op. Neg/RealDiv/AddV2 are renames; Rsqrt, Square and Erfc keep
 their TF names as internal ops (with ``data_type`` from ``T``) for ``tf_elementwise_lowering``.
 """
-from mo.front.extractor import FrontExtractorOp, opset_type
+from mo.front.extractor import FrontExtractorOp, OpTableExtractor
 from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.ops import activation_ops, elementwise, elementwise_more
 
@@ -30,32 +30,16 @@ _UNARY = {
 _LOWERED = {'Rsqrt': '1 / Sqrt', 'Square': 'Multiply(x, x)', 'Erfc': '1 - Erf'}
 
 
-class BinaryElementwiseExtractor(FrontExtractorOp):
+class BinaryElementwiseExtractor(OpTableExtractor):
     """Binary element-wise ops -> the opset op of the same meaning (numpy broadcasting)."""
     op = sorted(_BINARY)
-
-    @classmethod
-    def describe(cls, op):
-        return opset_type(_BINARY[op])
-
-    @classmethod
-    def extract(cls, node):
-        _BINARY[node.op].update_node_stat(node, {})
-        return True
+    table = _BINARY
 
 
-class UnaryElementwiseExtractor(FrontExtractorOp):
+class UnaryElementwiseExtractor(OpTableExtractor):
     """Unary element-wise ops -> the opset op of the same meaning."""
     op = sorted(_UNARY)
-
-    @classmethod
-    def describe(cls, op):
-        return opset_type(_UNARY[op])
-
-    @classmethod
-    def extract(cls, node):
-        _UNARY[node.op].update_node_stat(node, {})
-        return True
+    table = _UNARY
 
 
 class LoweredElementwiseExtractor(FrontExtractorOp):
