@@ -2,27 +2,25 @@
 
 Float to integer truncates toward zero and anything to bool is ``x != 0``; numpy's ``astype`` does
 both, so it folds constants exactly as TensorFlow computes them.
+
+The narrow types (``ml_dtypes``' bfloat16, float8_e4m3fn, float8_e5m2, int4, uint4) fold as OpenVINO's CPU
+plugin converts: to bf16 and f8 round to nearest even, with no saturation (f8e4m3 overflows to NaN, f8e5m2
+to inf; ONNX Cast's ``saturate`` is a clamp before the Convert); to i4/u4 keeps the low 4 bits of the
+integer (truncated toward zero). ``astype`` computes exactly these.
 """
 import numpy as np
 
+from mo.back.ir.ir_types import element_type
 from mo.front.common.partial_infer.elemental import copy_shape_infer
 from mo.ops.op import Op
 from mo.utils.error import Error
 
-#: numpy dtype -> IR element type name
-_IR_TYPES = {
-    np.dtype(np.float16): 'f16', np.dtype(np.float32): 'f32', np.dtype(np.float64): 'f64',
-    np.dtype(np.int8): 'i8', np.dtype(np.int16): 'i16', np.dtype(np.int32): 'i32', np.dtype(np.int64): 'i64',
-    np.dtype(np.uint8): 'u8', np.dtype(np.uint16): 'u16', np.dtype(np.uint32): 'u32', np.dtype(np.uint64): 'u64',
-    np.dtype(np.bool_): 'boolean',
-}
-
 
 def ir_element_type(dtype) -> str:
-    """The IR's name (``f32``, ``i64``, ``boolean``...) of numpy ``dtype``."""
+    """The IR's name (``f32``, ``i64``, ``boolean``, ``bf16``, ``i4``...) of numpy ``dtype``."""
     try:
-        return _IR_TYPES[np.dtype(dtype)]
-    except KeyError:
+        return element_type(dtype)
+    except Error:
         raise Error('Data type {} has no IR element type', np.dtype(dtype)) from None
 
 

@@ -109,7 +109,29 @@ def scope_nodes(graph, pattern: str, desc=None):
                     desc.where() if desc else '--transformations_config', pattern,
                     ', '.join('"{}"'.format(p) for p in sorted(prefixes)),
                     hint='anchor it, e.g. "{}$"-style, so that it names one scope per instance'.format(pattern))
-    return (next(iter(prefixes)) if prefixes else pattern), nodes
+    return (next(iter(prefixes)) if prefixes else pattern), nodes + _scopeless_constants(graph, nodes)
+
+
+def _is_scopeless_constant(data: dict) -> bool:
+    """A constant that the reader made from a tensor that is no node of the framework's graph (an ONNX
+    initializer: ``pb`` None). Its name is the exporter's parameter name (PyTorch: ``head.cls.weight``), not a
+    node name under a scope; TensorFlow's constants are nodes with names of their own."""
+    return data.get('op') == 'Const' and 'pb' in data and data['pb'] is None
+
+
+def _scopeless_constants(graph, nodes: list) -> list:
+    """The scopeless constants that only nodes of the scope read: they belong to it, as a module's weights do."""
+    if not nodes:
+        return []
+    inside = set(nodes)
+    adopted = []
+    for node_id, data in graph.nodes(data=True):
+        if node_id in inside or data.get('kind') != 'op' or not _is_scopeless_constant(data):
+            continue
+        consumers = set(graph.successors(node_id))
+        if consumers and consumers <= inside:
+            adopted.append(node_id)
+    return adopted
 
 
 def scope_boundary(graph, prefix, nodes):
@@ -141,8 +163,10 @@ def scope_boundary(graph, prefix, nodes):
 def points_match(graph, desc) -> SubgraphMatch:
     """The sub-graph between ``start_points`` and ``end_points`` (the seeds' four-step algorithm)."""
     instances = desc.instances or {}
-    starts = [_node_named(graph, name, desc, 'start_points', i) for i, name in enumerate(instances['start_points'])]
-    ends = [_node_named(graph, name, desc, 'end_points', i) for i, name in enumerate(instances['end_points'])]
+    starts = [_node_named(graph, name, desc, 'start_points', i)[0]
+              for i, name in enumerate(instances['start_points'])]
+    end_ports = [_node_named(graph, name, desc, 'end_points', i) for i, name in enumerate(instances['end_points'])]
+    ends = [node_id for node_id, _ in end_ports]
     end_set, start_set = set(ends), set(starts)
     # 1. forward from the start points, stopping at end points
     visited = set(starts)
@@ -183,15 +207,27 @@ def points_match(graph, desc) -> SubgraphMatch:
     order = {n: i for i, n in enumerate(graph.nodes)}
     nodes = sorted(visited, key=order.get)
     inputs_order = [[(start, 0)] for start in starts]
-    outputs_order = [(end, 0) for end in ends]
+    outputs_order = list(end_ports)
     return SubgraphMatch(graph, desc, nodes, inputs_order, outputs_order, '')
 
 
 def _node_named(graph, name, desc, key, index):
+    """``(node id, output port)`` of what a point names: a node (port 0), else a tensor (ONNX ``Conv_output_0``,
+    TF ``name:1``) by the tensor names on the output ports, else ``node:port``. A tensor stands for the node that
+    produces it, as an unnamed ONNX node is named after its first output."""
     node = graph.get_node_by_name(name)
-    if node is None:
-        raise Error('{}: instances.{}[{}] names node "{}", which is not in the model', desc.where(), key, index, name)
-    return node.id
+    if node is not None:
+        return node.id, 0
+    for node_id, data in graph.nodes(data=True):
+        for port, record in (data.get('_out_ports') or {}).items():
+            if data.get('kind') == 'op' and name in ((record or {}).get('tensor_names') or ()):
+                return node_id, port
+    node_name, _, port = name.rpartition(':')
+    node = graph.get_node_by_name(node_name) if node_name and port.isdigit() else None
+    if node is not None:
+        return node.id, int(port)
+    raise Error('{}: instances.{}[{}] names node "{}", which is not in the model (no node or tensor has that name)',
+                desc.where(), key, index, name)
 
 
 # ----- reading ---------------------------------------------------------------------------------

@@ -78,6 +78,7 @@ def run_case(case, out_dir: str) -> None:
     """Convert, compile and run one case; raise CaseFailure when any output differs from the expected one."""
     import mo
     from tests.support.oracles import compile_openvino
+    from tests.support.ov_tensors import infer
     model = _model(case)
     graph_inputs = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
     graph_outputs = [o.name for o in model.graph.output]
@@ -105,7 +106,7 @@ def run_case(case, out_dir: str) -> None:
                 raise CaseFailure('run', 'the IR has no input "{}"'.format(name))
             feeds[port] = value
         try:
-            outputs = compiled(feeds)
+            outputs = infer(compiled, feeds)  # bf16, f8, i4, u4 as ml_dtypes arrays
         except Exception as exc:
             raise CaseFailure('run', str(exc).strip().splitlines()[-1][:300]) from None
         for name, want in zip(graph_outputs, expected):
@@ -145,6 +146,8 @@ def _compare(name, actual, expected, rtol, atol):
             name, list(actual.shape), list(expected.shape)))
     if expected.dtype != actual.dtype and not (expected.dtype == np.bool_ and actual.dtype == np.bool_):
         raise CaseFailure('compare', 'output "{}" is {}, expected {}'.format(name, actual.dtype, expected.dtype))
+    if expected.dtype.name in ('bfloat16', 'float8_e4m3fn', 'float8_e5m2'):  # ml_dtypes' floats: compare in f32
+        actual, expected = actual.astype(np.float32), expected.astype(np.float32)
     if expected.dtype.kind in 'fc':
         close = np.isclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
     else:

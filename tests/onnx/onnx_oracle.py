@@ -44,6 +44,7 @@ def run_ir(xml_path, feeds: Dict[str, np.ndarray], outputs: Sequence[str]) -> Li
     """Compile the IR (OpenVINO CPU, f32 inference precision) and run it on ``feeds`` (by input name); the
     outputs named ``outputs`` (ONNX tensor names), in that order."""
     from tests.support.oracles import compile_openvino
+    from tests.support.ov_tensors import infer
     compiled = compile_openvino(xml_path)  # exact f32
     by_name = {}
     for port in compiled.inputs:
@@ -51,7 +52,7 @@ def run_ir(xml_path, feeds: Dict[str, np.ndarray], outputs: Sequence[str]) -> Li
             by_name[name] = port
     missing = [name for name in feeds if name not in by_name]
     assert not missing, 'the IR has no inputs {} (it has {})'.format(missing, [p.get_names() for p in compiled.inputs])
-    result = compiled({by_name[name]: value for name, value in feeds.items()})
+    result = infer(compiled, {by_name[name]: value for name, value in feeds.items()})  # ml_dtypes types too
     values = []
     for name in outputs:
         port = next((p for p in compiled.outputs if name in p.get_names()), None)

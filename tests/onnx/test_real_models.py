@@ -40,10 +40,7 @@ CASES = {
 }
 
 #: model -> why it does not convert or match yet (the exact missing op or error)
-XFAIL = {
-    'lstm': 'The model has operations mo cannot convert: LSTM (ai.onnx, opset 17; 2 nodes: /rnn/LSTM, /rnn/LSTM_1)',
-    'gru': 'The model has operations mo cannot convert: GRU (ai.onnx, opset 17; 2 nodes: /rnn/GRU, /rnn/GRU_1)',
-}
+XFAIL = {}
 
 
 def _params():

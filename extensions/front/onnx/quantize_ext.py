@@ -6,6 +6,7 @@ builds the form OpenVINO's CPU plugin runs as int8: a QuantizeLinear -> Dequanti
 one FakeQuantize, a DequantizeLinear of integer weights Convert -> Subtract(zero point) -> Multiply(scale) left
 unfolded. Element types are checked here, where the node still says which ONNX op it is.
 """
+import ml_dtypes
 import numpy as np
 
 from extensions.front.onnx.elementwise_ext import input_dtype
@@ -15,8 +16,13 @@ from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.front.onnx.tensor import np_dtype
 from mo.utils.error import Error
 
-#: the integer types QuantizeLinear may produce and DequantizeLinear read (int4/uint4 and float8 mo does not read)
+#: the integer types the QLinear*/...Integer ops read and produce
 QUANTIZED_TYPES = (np.int8, np.uint8, np.int16, np.uint16)
+#: QuantizeLinear/DequantizeLinear also take int4/uint4 (opset 21) and float8 (opset 19; no zero point but 0)
+FLOAT8_TYPES = (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)
+QDQ_TYPES = QUANTIZED_TYPES + (ml_dtypes.int4, ml_dtypes.uint4) + FLOAT8_TYPES
+_TYPES_TEXT = {QUANTIZED_TYPES: 'int8, uint8, int16, uint16',
+               QDQ_TYPES: 'int8, uint8, int16, uint16, int4, uint4, float8e4m3fn, float8e5m2'}
 
 
 def _name(node):
@@ -34,13 +40,13 @@ def _granularity_attrs(node) -> dict:
     return attrs
 
 
-def quantized_type(node, port: int, default=np.uint8):
-    """The integer type of the node's input ``port`` (a zero point or a quantized tensor), ``default`` when the
-    model does not state it; an Error for a type mo cannot quantize to."""
+def quantized_type(node, port: int, default=np.uint8, types=QUANTIZED_TYPES):
+    """The quantized type of the node's input ``port`` (a zero point or a quantized tensor), ``default`` when the
+    model does not state it; an Error for a type mo cannot quantize to (one not in ``types``)."""
     dtype = input_dtype(node, port)
     dtype = np.dtype(default if dtype is None else dtype)
-    if dtype.type not in QUANTIZED_TYPES and not (dtype == np.int32 and node.op == 'DequantizeLinear'):
-        raise Error('{} "{}": quantized type {} is not one of int8, uint8, int16, uint16', node.op, _name(node), dtype)
+    if dtype.type not in types and not (dtype == np.int32 and node.op == 'DequantizeLinear'):
+        raise Error('{} "{}": quantized type {} is not one of {}', node.op, _name(node), dtype, _TYPES_TEXT[types])
     return dtype
 
 
@@ -60,14 +66,16 @@ class QuantizeLinearExtractor(FrontExtractorOp):
         output_dtype = onnx_attr(node, 'output_dtype', 'i', 0) if get_onnx_opset_version(node) >= 21 else 0
         if output_dtype:
             default = np_dtype(output_dtype, 'QuantizeLinear "{}" output_dtype'.format(_name(node)))
-        dtype = quantized_type(node, 2, default) if node.is_in_port_connected(2) else np.dtype(default)
+        dtype = quantized_type(node, 2, default, QDQ_TYPES) if node.is_in_port_connected(2) else np.dtype(default)
         if output_dtype and np.dtype(dtype) != np.dtype(default):
             raise Error('QuantizeLinear "{}": output_dtype {} differs from the zero point\'s type {}', _name(node),
                         np.dtype(default), dtype)
-        if np.dtype(dtype).type not in QUANTIZED_TYPES:
-            raise Error('QuantizeLinear "{}": quantized type {} is not one of int8, uint8, int16, uint16',
-                        _name(node), dtype)
-        node.attrs().update(_granularity_attrs(node), quantized_type=np.dtype(dtype))
+        if np.dtype(dtype).type not in QDQ_TYPES:
+            raise Error('QuantizeLinear "{}": quantized type {} is not one of {}', _name(node), dtype,
+                        _TYPES_TEXT[QDQ_TYPES])
+        # saturate (opset 19) only concerns float8: the cast of x / scale + zero point to it
+        node.attrs().update(_granularity_attrs(node), quantized_type=np.dtype(dtype),
+                            saturate=bool(onnx_attr(node, 'saturate', 'i', 1)))
         node['op'] = 'ONNXQuantizeLinear'
         return True
 
@@ -86,7 +94,7 @@ class DequantizeLinearExtractor(FrontExtractorOp):
     def extract(cls, node):
         dtype = input_dtype(node, 0)
         if dtype is not None:
-            quantized_type(node, 0)
+            quantized_type(node, 0, types=QDQ_TYPES)
         node.attrs().update(_granularity_attrs(node))
         node['op'] = 'ONNXDequantizeLinear'
         return True

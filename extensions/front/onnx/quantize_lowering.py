@@ -14,11 +14,14 @@ Scales and zero points broadcast against the data: a scalar as is, a per-axis ve
 (the 1s up to the data's rank), a blocked one repeated ``block_size`` times along its axis (a Gather of
 ``index // block_size``) and cut to the data's length.
 """
+import ml_dtypes
 import numpy as np
 
+from extensions.front.onnx.cast_lowering import saturating_convert
 from extensions.front.onnx.elementwise_ext import input_dtype
 from extensions.front.onnx.nn_formulas import I64, concat, per_channel, shape_tail
 from extensions.front.onnx.nn_lowering import grouped_weights, window
+from extensions.front.onnx.quantize_ext import FLOAT8_TYPES
 from extensions.ops.onnx_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -128,9 +131,16 @@ class Quantization:
             x_float = b.op(Sub, [x_float, self.zero], tag + '/subtract_zero_point')
         return b.op(Mul, [x_float, self.scale], tag + '/multiply_scale')
 
-    def quantize(self, b: Builder, x, dtype, tag: str):
-        """``Convert(Clamp(Round(x / scale) + zero point, qmin, qmax), dtype)``."""
-        info = np.iinfo(dtype)
+    def quantize(self, b: Builder, x, dtype, tag: str, saturate: bool = True):
+        """``Convert(Clamp(Round(x / scale) + zero point, qmin, qmax), dtype)``; to float8 ``Convert(x / scale +
+        zero point, dtype)`` (the Convert rounds), clamped to the type's range first with ``saturate``."""
+        if np.dtype(dtype).type in FLOAT8_TYPES:
+            value = b.op(Div, [x, self.scale], tag + '/divide_scale')
+            if self.zero is not None:
+                value = b.op(Add, [value, self.zero], tag + '/add_zero_point')
+            return saturating_convert(b, value, dtype, tag) if saturate else b.op(
+                Convert, [value], tag + '/convert', dst_type=np.dtype(dtype))
+        info = ml_dtypes.iinfo(dtype)  # numpy's iinfo does not know int4/uint4
         value = b.op(Round, [b.op(Div, [x, self.scale], tag + '/divide_scale')], tag + '/round', mode='half_to_even')
         if self.zero is not None:
             value = b.op(Add, [value, self.zero], tag + '/add_zero_point')
@@ -171,7 +181,9 @@ class ONNXDequantizeLinearLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         source = node.in_port(0).get_source().node
-        if source.soft_get('op') == 'ONNXQuantizeLinear' and _dequantize_linears(source.out_port(0)):
+        # float8 has no FakeQuantize form: its levels are not evenly spaced
+        if source.soft_get('op') == 'ONNXQuantizeLinear' and _dequantize_linears(source.out_port(0)) and \
+                np.dtype(source.quantized_type).type not in FLOAT8_TYPES:
             return self.fake_quantize(source, node, b)
         return dequantize(b, node, 0, 1, 2, node.axis, node.block_size, 'dequantize')
 
@@ -179,7 +191,7 @@ class ONNXDequantizeLinearLowering(OpRule):
     def fake_quantize(quantize: Node, node: Node, b: Builder):
         x = quantize.in_port(0)
         float_type = input_dtype(quantize, 1) or input_dtype(node, 1)
-        info = np.iinfo(quantize.quantized_type)
+        info = ml_dtypes.iinfo(quantize.quantized_type)
         q = Quantization(b, quantize, 1, 2, x, float_type, quantize.axis, quantize.block_size, 'input')
         dq = Quantization(b, node, 1, 2, x, float_type, node.axis, node.block_size, 'output')
         bounds = [q.bound(b, int(info.min), 'input_low'), q.bound(b, int(info.max), 'input_high'),
@@ -199,7 +211,7 @@ class ONNXQuantizeLinearLowering(OpRule):
         x = node.in_port(0)
         q = Quantization(b, node, 1, 2, x, input_dtype(node, 1) or input_dtype(node, 0), node.axis, node.block_size,
                          'quantize')
-        return q.quantize(b, x.get_source(), node.quantized_type, 'quantize')
+        return q.quantize(b, x.get_source(), node.quantized_type, 'quantize', node.soft_get('saturate', True))
 
 
 class ONNXDynamicQuantizeLinearLowering(OpRule):

@@ -8,10 +8,12 @@ directly the opset op. Ops that need several opset ops get an internal op (``ONN
 """
 import numpy as np
 
+from extensions.front.onnx.cast_lowering import FLOAT8_MAX
+from extensions.front.onnx.elementwise_ext import input_dtype
 from extensions.ops.onnx_tensor import ConvertLike, GatherElements, ONNXRange, ScatterElementsUpdate
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
-from mo.front.onnx.tensor import BFLOAT16, np_dtype
+from mo.front.onnx.tensor import np_dtype
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
@@ -47,8 +49,6 @@ def onnx_type_attr(node: Node, name: str, default=None):
     number = onnx_attr(node, name, 'i', None)
     if number is None:
         return default
-    if number == BFLOAT16:
-        raise Error('Node "{}" ({}): element type bfloat16 has no IR element type in mo', node_name(node), node.op)
     return np_dtype(number, 'Attribute "{}" of node "{}"'.format(name, node_name(node)))
 
 
@@ -56,24 +56,40 @@ def connected_inputs(node: Node):
     return [i for i in sorted(node.in_ports()) if node.is_in_port_connected(i)]
 
 
+def _saturating(node: Node, dst_type) -> bool:
+    """True when a cast to ``dst_type`` must clamp to the type's range: float8 with ``saturate`` (default 1)."""
+    return np.dtype(dst_type) in FLOAT8_MAX and bool(onnx_attr(node, 'saturate', 'i', 1))
+
+
 class CastExtractor(FrontExtractorOp):
-    """Cast -> Convert to ``to`` (``saturate`` only concerns float8 types, which mo does not write)."""
+    """Cast -> Convert to ``to``; to float8 with ``saturate`` (opset 19, default 1) ONNXSaturatingCast
+    (cast_lowering: a clamp, then Convert)."""
     op = 'Cast'
     framework = 'onnx'
 
     @classmethod
     def extract(cls, node):
-        Convert.update_node_stat(node, {'dst_type': onnx_type_attr(node, 'to')})
+        dst_type = onnx_type_attr(node, 'to')
+        if _saturating(node, dst_type):
+            node['op'], node['dst_type'] = 'ONNXSaturatingCast', np.dtype(dst_type)
+            return True
+        Convert.update_node_stat(node, {'dst_type': dst_type})
         return True
 
 
 class CastLikeExtractor(FrontExtractorOp):
-    """CastLike -> ConvertLike (input 0 to input 1's element type)."""
+    """CastLike -> ConvertLike (input 0 to input 1's element type); to a float8 type the model states, with
+    ``saturate``, ONNXSaturatingCast as for Cast (where the type is unknown here, ConvertLike: no saturation)."""
     op = 'CastLike'
     framework = 'onnx'
 
     @classmethod
     def extract(cls, node):
+        like_type = input_dtype(node, 1)
+        if like_type is not None and _saturating(node, like_type):
+            node['op'], node['dst_type'] = 'ONNXSaturatingCast', np.dtype(like_type)
+            node.in_port(1).disconnect()
+            return True
         ConvertLike.update_node_stat(node, {})
         return True
 

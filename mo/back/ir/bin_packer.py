@@ -8,14 +8,15 @@ which is what tied weights and repeated small constants (axes, shapes) give.
 
 import numpy as np
 
-from mo.back.ir.ir_types import element_type
+from mo.back.ir.ir_types import element_type, is_nibble_type, packed_bytes
 
 #: every blob starts at a multiple of this many bytes
 ALIGNMENT = 64
 
 
 def tensor_bytes(value: np.ndarray) -> np.ndarray:
-    """The IR's binary form of ``value`` as a flat uint8 array: C order, little-endian, bools 0/1.
+    """The IR's binary form of ``value`` as a flat uint8 array: C order, little-endian, bools 0/1, int4/uint4
+    two per byte.
 
     A C-contiguous little-endian array is viewed, not copied: weights stay views of the bytes
     they were read from until the ``.bin`` is written.
@@ -26,8 +27,11 @@ def tensor_bytes(value: np.ndarray) -> np.ndarray:
 
 def _storable(value) -> np.ndarray:
     """``value`` with the element encoding of the IR (little-endian, bools as 0/1 bytes), not yet
-    in C order: a transposed view stays a view until its bytes are written."""
+    in C order: a transposed view stays a view until its bytes are written. int4/uint4 become their packed
+    bytes (flat uint8) at once: numpy has no view that packs."""
     value = np.asarray(value)
+    if is_nibble_type(value.dtype):
+        return packed_bytes(value)
     if value.dtype == np.bool_:
         # a bool array built by a view may hold bytes other than 0/1; the IR wants exactly 0/1
         return value.astype(np.uint8)

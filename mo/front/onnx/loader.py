@@ -83,12 +83,14 @@ class LoadedModel:
         self.path = path
 
 
-def load_onnx_model(source) -> LoadedModel:
-    """Read an ONNX model from a file path, bytes, or a ModelProto (ours or the ``onnx`` package's).
+def read_onnx_model(source) -> LoadedModel:
+    """Read an ONNX model from a file path, bytes, or a ModelProto (ours or the ``onnx`` package's): mo's reader.
 
     A file is memory-mapped and its initializers' ``raw_data`` stay views of it; external data is read from
     the files beside the model.
     """
+    if isinstance(source, LoadedModel):
+        return source
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         try:
@@ -105,6 +107,29 @@ def load_onnx_model(source) -> LoadedModel:
     except TypeError as exc:
         raise Error('Cannot read an ONNX model from {}: {}', type(source).__name__, exc) from None
     return LoadedModel(model, [], ExternalData(os.getcwd()), '<ModelProto>')
+
+
+def load_onnx_model(file_name) -> ModelProto:
+    """The Model Optimizer's entry point: the model's ModelProto (mo's own ONNX classes, the ``onnx`` package's
+    field names), weights included, external data read in (as ``onnx.load`` does).
+
+    For extension code that wants the message; mo itself reads with ``read_onnx_model``, which keeps the
+    weights as views of the file. ``file_name`` may also be bytes or a ModelProto.
+    """
+    loaded = read_onnx_model(file_name)
+    if not loaded.raw_views and not any(t.data_location == 1 for t in loaded.model.graph.initializer):
+        return loaded.model
+    model = ModelProto()
+    model.CopyFrom(loaded.model)
+    for index, tensor in enumerate(model.graph.initializer):
+        raw = loaded.raw_views[index] if index < len(loaded.raw_views) else None
+        if raw is None and tensor.data_location == 1:  # EXTERNAL
+            raw = loaded.external.view(tensor, 'Initializer "{}"'.format(tensor.name))
+            del tensor.external_data[:]
+            tensor.data_location = 0
+        if raw is not None:
+            tensor.raw_data = bytes(raw)
+    return model
 
 
 def _parse(data, path: str, base_dir: str) -> LoadedModel:
@@ -141,11 +166,16 @@ def _node_name(pb) -> str:
 
 
 def protobuf2nx(graph: Graph, loaded, outer_tensors=None) -> Graph:
-    """Load ONNX graph ``loaded`` (a LoadedModel, or a GraphProto for a body) into ``graph``.
+    """Load ONNX model ``loaded`` into ``graph``: a ModelProto (ours or the ``onnx`` package's, as the Model
+    Optimizer's ``protobuf2nx(graph, pb)`` takes), a ``LoadedModel`` from ``read_onnx_model`` (weights as views
+    of the file), or a GraphProto for a body.
 
     ``outer_tensors`` (a body's): names of the enclosing graphs' tensors a body may read; each becomes a
     ``Parameter`` of the body marked ``outer_tensor``.
     """
+    if not isinstance(loaded, LoadedModel) and \
+            getattr(getattr(loaded, 'DESCRIPTOR', None), 'full_name', None) == ModelProto.DESCRIPTOR.full_name:
+        loaded = read_onnx_model(loaded)
     if isinstance(loaded, LoadedModel):
         onnx_graph, views, external = loaded.model.graph, loaded.raw_views, loaded.external
         graph.graph[OPSETS] = model_opsets(loaded.model)

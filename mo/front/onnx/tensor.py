@@ -4,22 +4,32 @@ A tensor's bytes are read where they are, never copied: ``raw_data`` found in th
 (``mo.front.onnx.wire``) and external data (``data_location: EXTERNAL``, the form of every model over
 2 GB) become numpy views of the memory-mapped files. Typed fields (``float_data``, ``int64_data``...)
 are small by nature (writers use ``raw_data`` for weights) and are converted.
+
+bfloat16, float8e4m3fn and float8e5m2 are ``ml_dtypes``' numpy types (views of the bytes as well); int4 and
+uint4, which ONNX packs two per byte (low nibble first), are unpacked to one ``ml_dtypes`` element per byte:
+the one copy a tensor's reading makes.
 """
 import mmap
 import os
 
+import ml_dtypes
 import numpy as np
 
+from mo.back.ir.ir_types import unpacked
 from mo.utils.error import Error
 
-#: ONNX TensorProto.DataType number -> numpy dtype (the types numpy and the IR both have)
+#: ONNX TensorProto.DataType number -> numpy dtype (the types numpy, or ml_dtypes, and the IR all have)
 NP_TYPES = {
     1: np.dtype(np.float32), 2: np.dtype(np.uint8), 3: np.dtype(np.int8), 4: np.dtype(np.uint16),
     5: np.dtype(np.int16), 6: np.dtype(np.int32), 7: np.dtype(np.int64), 9: np.dtype(np.bool_),
     10: np.dtype(np.float16), 11: np.dtype(np.float64), 12: np.dtype(np.uint32), 13: np.dtype(np.uint64),
+    16: np.dtype(ml_dtypes.bfloat16), 17: np.dtype(ml_dtypes.float8_e4m3fn), 19: np.dtype(ml_dtypes.float8_e5m2),
+    21: np.dtype(ml_dtypes.uint4), 22: np.dtype(ml_dtypes.int4),
 }
 STRING = 8
 BFLOAT16 = 16
+#: uint4 and int4: two elements per byte, element 2k in the low nibble of byte k
+NIBBLE_TYPES = (21, 22)
 
 #: ONNX type names for messages (TensorProto.DataType's)
 TYPE_NAMES = {
@@ -33,7 +43,7 @@ TYPE_NAMES = {
 _TYPED_FIELD = {
     1: 'float_data', 2: 'int32_data', 3: 'int32_data', 4: 'int32_data', 5: 'int32_data', 6: 'int32_data',
     7: 'int64_data', 9: 'int32_data', 10: 'int32_data', 11: 'double_data', 12: 'uint64_data', 13: 'uint64_data',
-    16: 'int32_data',
+    16: 'int32_data', 17: 'int32_data', 19: 'int32_data', 21: 'int32_data', 22: 'int32_data',
 }
 
 
@@ -41,8 +51,6 @@ def np_dtype(onnx_type: int, what: str = 'tensor') -> np.dtype:
     """The numpy dtype of ONNX element type ``onnx_type``; an Error naming ``what`` for the others."""
     dtype = NP_TYPES.get(int(onnx_type))
     if dtype is None:
-        if onnx_type == BFLOAT16:
-            return np.dtype(np.float32)  # widened exactly: bfloat16 is float32's upper half
         raise Error('{} has element type {}, which mo does not convert', what,
                     TYPE_NAMES.get(int(onnx_type), int(onnx_type)))
     return dtype
@@ -55,10 +63,6 @@ def onnx_type_of(dtype) -> int:
         if candidate == dtype:
             return number
     raise Error('numpy type {} has no ONNX element type', dtype)
-
-
-def _bf16_bits_to_float32(bits: np.ndarray) -> np.ndarray:
-    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 class ExternalData:
@@ -117,31 +121,35 @@ def tensor_to_numpy(tensor, raw=None, external: ExternalData = None, what: str =
             raise Error('{} has {} strings for shape {}', what, len(values), list(shape))
         return np.array(values, dtype=object).reshape(shape)
     dtype = np_dtype(onnx_type, what)
-    storage = np.dtype(np.uint16) if onnx_type == BFLOAT16 else dtype
     if tensor.data_location == 1:  # EXTERNAL
         if external is None:
             raise Error('{} has external data, which needs the model\'s file path', what)
         raw = external.view(tensor, what)
     elif raw is None and tensor.HasField('raw_data'):
         raw = tensor.raw_data
+    nibbles = onnx_type in NIBBLE_TYPES
     if raw is not None:
-        if len(raw) != count * storage.itemsize:
+        size = (count + 1) // 2 if nibbles else count * dtype.itemsize
+        if len(raw) != size:
             raise Error('{} holds {} bytes, its shape {} of {} needs {}', what, len(raw), list(shape),
-                        TYPE_NAMES.get(onnx_type), count * storage.itemsize)
-        array = np.frombuffer(raw, dtype=storage.newbyteorder('<'), count=count).reshape(shape)
+                        TYPE_NAMES.get(onnx_type), size)
+        if nibbles:
+            return unpacked(raw, count, dtype).reshape(shape)
+        array = np.frombuffer(raw, dtype=dtype.newbyteorder('<'), count=count).reshape(shape)
     else:
         field_name = _TYPED_FIELD.get(onnx_type)
         values = getattr(tensor, field_name) if field_name else ()
-        if len(values) != count:
-            raise Error('{} holds {} values, its shape {} needs {}', what, len(values), list(shape), count)
-        if onnx_type in (10, 16):  # float16 / bfloat16 bit patterns in int32_data
-            array = np.array(values, dtype=np.int64).astype(np.uint16).reshape(shape)
-            array = array.view(np.float16) if onnx_type == 10 else array
+        needed = (count + 1) // 2 if nibbles else count
+        if len(values) != needed:
+            raise Error('{} holds {} values, its shape {} needs {}', what, len(values), list(shape), needed)
+        if nibbles:  # each int32 holds one byte of two packed elements
+            return unpacked(np.array(values, dtype=np.int64).astype(np.uint8), count, dtype).reshape(shape)
+        if dtype.itemsize < 4 and dtype.kind not in 'iub':  # float16/bfloat16/float8 bit patterns in int32_data
+            bits = np.dtype('u{}'.format(dtype.itemsize))
+            array = np.array(values, dtype=np.int64).astype(bits).view(dtype).reshape(shape)
         else:
             array = np.array(values, dtype=np.float64 if field_name == 'double_data' else None).astype(
-                storage).reshape(shape)
-    if onnx_type == BFLOAT16:
-        array = _bf16_bits_to_float32(array)
+                dtype).reshape(shape)
     if array.dtype.byteorder == '>':
         array = array.astype(array.dtype.newbyteorder('='))
     return array

@@ -8,10 +8,11 @@
 
 A replacer runs only when a loaded config has a description with its ``replacement_id``.
 
-Ordering: descriptions name nodes of the model as TensorFlow wrote it (that is what
-``--tensorflow_custom_operations_config_update`` sees), so by default these replacers run right
-after loading, before any front replacer lowers or re-lays-out the graph (``LoadFinish`` ->
-them -> ``FrontStart``). A replacer that declares its own ``run_after()`` with front
+Ordering: descriptions name nodes of the model as the framework wrote it (TensorFlow node names, ONNX
+node and tensor names: what ``--tensorflow_custom_operations_config_update`` sees), so by default
+these replacers run right after loading, before any front replacer lowers or re-lays-out the graph
+(``LoadFinish`` -> them -> ``FrontStart``). The module keeps the Model Optimizer's name; nothing in
+it is TensorFlow's. A replacer that declares its own ``run_after()`` with front
 replacers in it (the seeds' ``YoloRegionAddon`` runs after ``NoOpEraser``) runs in the front
 phase proper instead, before ``FrontFinish``.
 """
@@ -236,6 +237,11 @@ def _fresh(value):
     return value
 
 
+#: graph attributes the private copy of a replaced sub-graph keeps
+_SUB_GRAPH_ATTRS = ('layout', 'cmd_params', 'source_format', 'onnx_opsets', 'onnx_functions', 'onnx_ir_version',
+                    'onnx_model_path')
+
+
 class SubgraphShapes:
     """``infer`` for a node that replaced a sub-graph: infers a private copy of that sub-graph.
 
@@ -249,7 +255,8 @@ class SubgraphShapes:
         self.where = match.custom_replacement_desc.where()
         nodes = match.matched_nodes_names()
         inside = set(nodes)
-        self.graph_attrs = {k: v for k, v in graph.graph.items() if k in ('layout', 'cmd_params', 'source_format')}
+        # the options, and what a framework's front steps read off the graph (ONNX: the model's opsets)
+        self.graph_attrs = {k: v for k, v in graph.graph.items() if k in _SUB_GRAPH_ATTRS}
         self.nodes = [(n, _fresh(dict(graph.nodes[n]))) for n in nodes]
         self.edges = [(u, v, dict(d)) for u, v, d in graph.edges(data=True) if u in inside and v in inside]
         self.inputs = [[(node.id, in_port) for node, in_port in match.input_nodes(port)]
