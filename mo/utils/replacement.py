@@ -20,10 +20,36 @@ def for_framework(name: str):
     return condition
 
 
+def for_frameworks(names):
+    """A ``graph_condition`` that holds for graphs read from any of the frameworks ``names``, and for a graph that
+    names no framework (built by hand, as extension authors' unit tests build them: every replacer may run on it)."""
+    names = tuple(names)
+
+    def condition(graph) -> bool:
+        return graph.graph.get('source_format') in names + (None,)
+    condition.framework = names
+    condition.__name__ = condition.__qualname__ = 'is_' + '_or_'.join(names)
+    return condition
+
+
 def frameworks_of(cls) -> set:
     """The frameworks a replacer class is for (empty: every framework)."""
-    return {getattr(c, 'framework') for c in getattr(cls, 'graph_condition', None) or ()
-            if getattr(c, 'framework', None)}
+    found = set()
+    for condition in getattr(cls, 'graph_condition', None) or ():
+        framework = getattr(condition, 'framework', None)
+        if framework:
+            found.update((framework,) if isinstance(framework, str) else framework)
+    return found
+
+
+def _folder_framework(module: str):
+    """``'tf'``/``'onnx'`` for a module in a ``front/tf``, ``load/tf``, ``front/onnx`` or ``load/onnx`` folder (built-in or
+    an --extensions directory's), else None."""
+    parts = module.split('.')
+    for before, after in zip(parts, parts[1:]):
+        if before in ('front', 'load') and after in ('tf', 'onnx'):
+            return after
+    return None
 
 
 class ReplacementPattern:
@@ -60,6 +86,14 @@ class ReplacementPattern:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        # a replacer in a framework's folder runs on that framework's graphs, as the Model Optimizer loaded only the
+        # current framework's folders; ``frameworks = ('tf', 'onnx')`` says a rule there serves several
+        declared = cls.__dict__.get('frameworks')
+        framework = _folder_framework(cls.__module__)
+        if (declared or framework) and not any(getattr(c, 'framework', None) for c in cls.__dict__.get(
+                'graph_condition', ()) or ()):
+            cls.graph_condition = [c for c in getattr(cls, 'graph_condition', None) or ()
+                                   if not getattr(c, 'framework', None)] + [for_frameworks(declared or (framework,))]
         register_class(cls)
 
     @classmethod

@@ -145,6 +145,13 @@ def test_mo_transforms_lists_the_onnx_pipeline():
     assert proc.returncode == 0, proc.stderr
     assert 'ONNXLoader' in proc.stdout and 'ONNXExtractor' in proc.stdout
     assert 'TFLoader' not in proc.stdout and 'TFExtractor' not in proc.stdout
+    # a replacer in a framework's folder runs for that framework only, unless it says it serves several
+    front = _mo('transforms', '--framework', 'onnx', '--phase', 'front')
+    assert front.returncode == 0, front.stderr
+    assert 'ClipByValueLowering' not in front.stdout and 'extensions.front.tf.nhwc_to_nchw' not in front.stdout
+    assert 'IdentityEraser' in front.stdout and 'ONNXLoopInputs' in front.stdout
+    tf_front = _mo('transforms', '--framework', 'tf', '--phase', 'front')
+    assert 'ClipByValueLowering' in tf_front.stdout and 'extensions.front.onnx.' not in tf_front.stdout
 
 
 # ---- bad input: one [ ERROR ] line naming what is wrong, a non-zero exit, nothing written ----

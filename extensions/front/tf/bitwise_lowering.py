@@ -7,13 +7,18 @@
 
 A float -> integer bit pattern built from the value (sign, exponent by log2, mantissa) was tried: the IR was
 right, but OpenVINO's CPU plugin, in a graph of that size, got the sign of zeros and the subnormals wrong, so it
-is not offered (Keras 3's ``signbit`` on floats, behind ``keras.ops.argmax``, needs exactly those).
+is not offered. What models need of it is the sign bit: Keras 3's ``signbit`` on floats (behind
+``keras.ops.argmax``) is ``BitwiseAnd(Bitcast(x, int32), int32.min) < 0``, and ``SignBitTest`` rewrites that
+``BitwiseAnd`` into a sign test of ``x`` before ``BitcastLowering`` sees the Bitcast.
 """
 import numpy as np
 
 from extensions.front.tf.formula_kit import F32, cast
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
+from mo.ops.elementwise import Div, Equal, Less, LogicalAnd
+from mo.ops.elementwise_more import LogicalOr
+from mo.ops.select import Select
 from mo.utils.error import Error
 
 
@@ -52,3 +57,69 @@ class BitcastLowering(OpRule):
             return cast(b, node.in_port(0), target, 'bits')
         raise Error('Bitcast "{}" from {} to {} is converted only for a constant input or between integers of one '
                     'width', b.name, source, target)
+
+
+def _constant(port):
+    """The value of the Const that feeds ``port`` (an input port), else None."""
+    if not port.is_connected():
+        return None
+    source = port.get_source()
+    if source.node.soft_get('op') != 'Const' or source.idx != 0 or not source.node.has_valid('value'):
+        return None
+    return np.asarray(source.node.value)
+
+
+class SignBitTest(OpRule):
+    """``BitwiseAnd(Bitcast(x, int), sign bit)`` with ``x`` a float and the integer of its width (either input
+    order) = ``Select(x is negative, sign bit, 0)``: the sign bit of ``x`` where it is set, 0 elsewhere, as the
+    bits would give. Keras 3's ``ops.signbit`` (and so ``ops.argmax`` on floats) writes it.
+
+    ``x is negative`` is ``x < 0 or (x == 0 and 1 / x < 0)``: the second part finds -0 (1 / -0 = -inf). A negative
+    subnormal is found by either part, also where OpenVINO's CPU plugin treats subnormals as zeros (it keeps their
+    sign). A NaN with its sign bit set is not found (no opset13 op reads the sign of a NaN)."""
+    op = 'BitwiseAnd'
+
+    @classmethod
+    def replaced_key(cls):
+        return None  # a pattern, not "the" replacer of BitwiseAnd: a user's BitwiseAnd replacer leaves it be
+
+    def run_before(self):
+        return [BitcastLowering]
+
+    def matches(self, node: Node) -> bool:
+        return self._sign_bit_of(node) is not None
+
+    @staticmethod
+    def _sign_bit_of(node: Node):
+        """(the Bitcast, the port of the mask) when ``node`` tests the sign bit of a float, else None."""
+        for cast_port, mask_port in ((0, 1), (1, 0)):
+            if not node.is_in_port_connected(cast_port):
+                continue
+            bitcast = node.in_port(cast_port).get_source().node
+            mask = _constant(node.in_port(mask_port))
+            if bitcast.soft_get('op') != 'Bitcast' or mask is None or mask.ndim != 0:  # one mask: no broadcast
+                continue
+            float_type = np.dtype(bitcast.soft_get('data_type', None) or F32)
+            int_type = np.dtype(bitcast.dst_type)
+            if float_type.kind != 'f' or int_type.kind not in 'iu' or float_type.itemsize != int_type.itemsize:
+                continue
+            sign_bit = np.array(1 << (8 * int_type.itemsize - 1), dtype='u{}'.format(int_type.itemsize))
+            if np.all(mask.astype(int_type).view(sign_bit.dtype) == sign_bit):
+                return bitcast, mask_port
+        return None
+
+    def rewrite(self, node: Node, b: Builder):
+        bitcast, mask_port = self._sign_bit_of(node)
+        float_type, int_type = np.dtype(bitcast.soft_get('data_type', None) or F32), np.dtype(bitcast.dst_type)
+        x = bitcast.in_port(0)
+        zero = b.const(0, 'zero', float_type)
+        below = b.op(Less, [x, zero], 'below_zero')
+        reciprocal = b.op(Div, [b.const(1, 'one', float_type), x], 'reciprocal')
+        minus_zero = b.op(LogicalAnd, [b.op(Equal, [x, zero], 'is_zero'),
+                                       b.op(Less, [reciprocal, zero], 'reciprocal_negative')], 'minus_zero')
+        negative = b.op(LogicalOr, [below, minus_zero], 'negative')
+        # the signed type's minimum, converted: OpenVINO's CPU plugin saturates a u32 constant of 2^31 to 2^31 - 1
+        signed = np.dtype('i{}'.format(int_type.itemsize))
+        bit = b.op(Select, [negative, b.const(np.iinfo(signed).min, 'sign', signed), b.const(0, 'no_sign', signed)],
+                   'sign_bit')
+        return bit if signed == int_type else cast(b, bit, int_type, 'sign_bit/' + int_type.name)

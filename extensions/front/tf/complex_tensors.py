@@ -7,11 +7,17 @@ ops that touch them:
 
 * constants become float [..., 2], inputs too (the IR input gets the trailing 2 and a warning says so);
 * Add, Sub, Neg, AddN and Identity work element-wise on [..., 2] as they are;
-* Mul, RealDiv and Square become complex arithmetic on the two parts;
+* Mul, RealDiv, Square, Reciprocal, Exp (e^a (cos b + i sin b)), Conj and MatMul become complex arithmetic on the
+  two parts; BiasAdd adds per channel (channels-first: the bias reshaped to [C, 1..., 2]);
+* ops that move or sum elements along axes work on the float form with their axes adjusted (a negative axis counts
+  past the trailing 2, computed at run time where the axis is): Cumsum, Roll, ReverseV2/Reverse, GatherV2, GatherNd,
+  Sum, Mean, Squeeze, Pack, Unpack, Split, SplitV, Slice and StridedSlice (the spec gets a whole last dimension),
+  Tile, Fill, BroadcastTo, SelectV2 (the condition gets a trailing 1), ZerosLike, OnesLike (1 + 0i),
+  ConjugateTranspose;
 * Cast to a complex type pairs the value with zeros, Cast of a complex to a real type keeps the real part;
 * Reshape gets the trailing 2 appended to its shape; Transpose keeps the last axis last; ExpandDims and ConcatV2
-  count negative axes past it; Pad (with zeros, as TF's signal functions write it) leaves it unpadded; Shape
-  drops it;
+  count negative axes past it; Pad, MirrorPad and PadV2 leave it unpadded (PadV2's complex fill value pads
+  each part with its own part); Shape drops it;
 * the Fourier ops and Complex, Real, Imag, ComplexAbs take the float form (``fft_lowering``).
 
 An op outside this list that reads a complex tensor is an error naming it. A complex model output cannot be an
@@ -24,17 +30,27 @@ import numpy as np
 
 from extensions.front.tf.fft_ext import FOURIER, real_type
 from extensions.front.tf.formula_kit import I64, cast, unsqueeze
+from extensions.front.tf.formulas import rank_of
 from extensions.front.tf.tensor_ext import IDENTITY_LIKE, constant_input
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.common.rule import rewrite_node
+from mo.front.common.rule import Builder, rewrite_node
+from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.graph.graph import Graph, Node
+from mo.ops.activation_ops import Exp
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Mul, Sub
+from mo.ops.elementwise import Add, Div, Less, Mul, Sub
 from mo.ops.gather import Gather
+from mo.ops.math_ops import Cos, Sin
+from mo.ops.matmul import MatMul
+from mo.ops.pad import Pad
+from mo.ops.reshape import Reshape
+from mo.ops.select import Select
+from mo.ops.strided_slice import MASKS
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.split import Split
+from mo.ops.transpose import Transpose
 from mo.utils.error import Error
 
 #: Fourier/complex ops -> (inputs that are complex, outputs that are complex)
@@ -43,11 +59,21 @@ _FOURIER_PORTS = dict({op: ((0,), (0,)) for op in ('FFT', 'IFFT', 'FFT2D', 'IFFT
                       **{op: ((0,), ()) for op in ('IRFFT', 'IRFFT2D', 'IRFFT3D', 'Real', 'Imag', 'ComplexAbs')})
 assert set(_FOURIER_PORTS) == set(FOURIER)
 
-#: ops that compute the same on the float form
-_ELEMENTWISE = ('Add', 'Sub', 'Negative', 'AddN') + IDENTITY_LIKE
+#: ops that compute the same on the float form (GatherNd indexes the leading dimensions only)
+_ELEMENTWISE = ('Add', 'Sub', 'Negative', 'AddN', 'GatherND') + IDENTITY_LIKE
 
-_SUPPORTED = 'the Fourier ops, Complex, Real, Imag, ComplexAbs, Add, Sub, Mul, RealDiv, Neg, Square, AddN, Cast, ' \
-             'Reshape, Transpose, ExpandDims, ConcatV2, Pad (zeros) and Shape'
+_SUPPORTED = 'the Fourier ops, Complex, Real, Imag, ComplexAbs, Add, BiasAdd, Sub, Mul, RealDiv, Neg, Square, ' \
+             'Reciprocal, Exp, Conj, ConjugateTranspose, MatMul, AddN, Cast, Reshape, Transpose, ExpandDims, ' \
+             'ConcatV2, Pack, Unpack, Split, SplitV, Slice, StridedSlice, GatherV2, GatherNd, Squeeze, Tile, Fill, ' \
+             'BroadcastTo, SelectV2, ZerosLike, OnesLike, Cumsum, Roll, ReverseV2, Sum, Mean, Pad, MirrorPad, PadV2 ' \
+             'and Shape'
+
+#: op -> the input port holding axes (input dimensions) that a negative value counts from the end of
+_AXIS_PORT = {'CumSum': 1, 'Roll': 2, 'Gather': 2, 'ReduceSum': 1, 'ReduceMean': 1, 'Split': 1, 'VariadicSplit': 1}
+#: op -> the attribute holding such axes
+_AXIS_ATTR = {'Squeeze': 'squeeze_dims', 'Pack': 'axis', 'Unpack': 'axis'}
+#: op -> (the input port of a shape or per-dimension vector, what the trailing dimension adds to it)
+_APPEND = {'Tile': (1, 1), 'Broadcast': (1, 2), 'BroadcastTo': (1, 2)}
 
 
 def _is_complex_type(dtype) -> bool:
@@ -81,6 +107,38 @@ def _divide(b, x, y, tag: str):
     real = b.op(Add, [b.op(Mul, [a, c], tag + '/ac'), b.op(Mul, [bb, d], tag + '/bd')], tag + '/real_num')
     imag = b.op(Sub, [b.op(Mul, [bb, c], tag + '/bc'), b.op(Mul, [a, d], tag + '/ad')], tag + '/imag_num')
     return _pair(b, b.op(Div, [real, norm], tag + '/real'), b.op(Div, [imag, norm], tag + '/imag'), tag)
+
+
+def _float_type(node: Node):
+    """The float type of the parts of the complex numbers ``node`` computes on (its ``data_type`` or ``T``),
+    float32 by default."""
+    if _is_complex_type(node.soft_get('data_type', None)):
+        return real_type(node.data_type)
+    for attr in ('T', 'Tcomplex', 'Tout'):
+        dtype = tf_dtype_attr(node, attr, None)
+        if _is_complex_type(dtype):
+            return real_type(dtype)
+    return np.dtype(np.float32)
+
+
+def _shifted_axes(b, node: Node, port: int):
+    """Input ``port`` of ``node`` (axes of the complex tensor) for the float form: a negative axis counts one
+    further from the end, past the trailing 2; computed at run time when the axes are."""
+    value = constant_input(node, port)
+    if value is not None:
+        value = np.asarray(value)
+        return b.const(np.where(value < 0, value - 1, value).astype(value.dtype), 'axes_float_form', value.dtype)
+    axes = cast(b, node.in_port(port), I64, 'axes_i64')
+    return b.op(Select, [b.op(Less, [axes, b.const(0, 'zero_axis', I64)], 'negative'),
+                         b.op(Sub, [axes, b.const(1, 'one_axis', I64)], 'past_parts'), axes], 'axes_float_form')
+
+
+def _exp(b, z, tag: str):
+    """exp(a + bi) = e^a (cos b + i sin b)."""
+    a, bb = _parts(b, z, tag)
+    scale = b.op(Exp, [a], tag + '/exp_real')
+    return _pair(b, b.op(Mul, [scale, b.op(Cos, [bb], tag + '/cos')], tag + '/real'),
+                 b.op(Mul, [scale, b.op(Sin, [bb], tag + '/sin')], tag + '/imag'), tag)
 
 
 def _constant_ints(node: Node, what: str) -> list:
@@ -147,9 +205,17 @@ class ComplexTensors(FrontReplacementPattern):
             return []
         if op in _ELEMENTWISE:
             return [port for port in node.out_ports().values() if port.is_connected() or port.idx == 0]
+        in_place = self._in_place(node, op)
+        if in_place is not None:
+            b = Builder(node)
+            in_place(node, b)
+            return [port for port in node.out_ports().values() if port.is_connected() or port.idx == 0]
         rewrite = {'Mul': self._mul, 'Div': self._div, 'Square': self._square, 'Cast': self._cast_to_real,
                    'Reshape': self._reshape, 'Transpose': self._transpose, 'Unsqueeze': self._expand_dims,
-                   'Concat': self._concat, 'TFPad': self._pad, 'ShapeOf': self._shape}.get(op)
+                   'Concat': self._concat, 'TFPad': self._pad, 'ShapeOf': self._shape, 'Exp': self._exp,
+                   'Reciprocal': self._reciprocal, 'Conj': self._conj, 'ConjugateTranspose': self._conj_transpose,
+                   'MatMul': self._matmul, 'BiasAdd': self._bias_add, 'OnesLike': self._ones_like,
+                   'TFSlice': self._slice, 'StridedSlice': self._strided_slice}.get(op)
         if rewrite is None:
             raise Error('Node "{}" ({}) computes on complex numbers: mo converts complex tensors through {} only',
                         name, node.soft_get('tf_op', op), _SUPPORTED)
@@ -167,7 +233,136 @@ class ComplexTensors(FrontReplacementPattern):
         rewrite_node(node, rewrite, 'ComplexTensors')
         return made[0].out_port(0) if isinstance(made[0], Node) else made[0]
 
+    # ----- edits in place: the node stays, with its axes or shape inputs for the float form -------------------
+    def _in_place(self, node: Node, op: str):
+        if op in _AXIS_PORT:
+            port = _AXIS_PORT[op]  # the data is the only input that can be complex
+            return lambda n, b: n.in_port(port).get_connection().set_source(_shifted_axes(b, n, port).out_port(0))
+        if op in _AXIS_ATTR:
+            attr = _AXIS_ATTR[op]
+
+            def shift(n, b):
+                value = np.asarray(n[attr])
+                n[attr] = np.where(value < 0, value - 1, value).astype(value.dtype) if value.ndim else \
+                    type(n[attr])(value - 1 if value < 0 else value)
+            return shift
+        if op in _APPEND:
+            port, extra = _APPEND[op]
+
+            def append(n, b):
+                vector = b.op(Concat, [cast(b, n.in_port(port), I64, 'float_form/i64'),
+                                       b.const([extra], 'float_form/extra', I64)], 'float_form', axis=0)
+                n.in_port(port).get_connection().set_source(vector.out_port(0))
+            return append
+        if op == 'Reverse':
+            if node.soft_get('mode') == 'index':
+                return lambda n, b: n.in_port(1).get_connection().set_source(_shifted_axes(b, n, 1).out_port(0))
+
+            def unmasked(n, b):  # mask mode: the trailing dimension is not reversed
+                mask = b.op(Concat, [n.in_port(1), b.const([False], 'parts_kept', np.bool_)], 'mask', axis=0)
+                n.in_port(1).get_connection().set_source(mask.out_port(0))
+            return unmasked
+        if op == 'Select':
+            def condition(n, b):  # the condition broadcasts over the parts
+                cond = unsqueeze(b, n.in_port(0), [-1], 'condition_parts')
+                n.in_port(0).get_connection().set_source(cond.out_port(0))
+            return condition
+        if op == 'ZerosLike':
+            def real_zeros(n, b):
+                n['data_type'] = _float_type(n)
+            return real_zeros
+        return None
+
     # ----- rewrites: each returns the node (or output port) that replaces ``node`` ---------------------------
+    @staticmethod
+    def _exp(node, b):
+        return _exp(b, node.in_port(0), 'complex_exp')
+
+    @staticmethod
+    def _reciprocal(node, b):
+        one = b.const([1, 0], 'one', _float_type(node))
+        return _divide(b, one, node.in_port(0), 'complex_reciprocal')
+
+    @staticmethod
+    def _conj(node, b):
+        return b.op(Mul, [node.in_port(0), b.const([1, -1], 'conjugate', _float_type(node))], 'conj')
+
+    @staticmethod
+    def _conj_transpose(node, b):
+        order = [int(v) for v in _constant_ints(node, 'the permutation')]
+        moved = b.op(Transpose, [node.in_port(0), b.const(order + [len(order)], 'order', I64)], 'transpose')
+        return b.op(Mul, [moved, b.const([1, -1], 'conjugate', _float_type(node))], 'conj')
+
+    @staticmethod
+    def _ones_like(node, b):
+        return b.op(Broadcast, [b.const([1, 0], 'one', _float_type(node)),
+                                b.op(ShapeOf, [node.in_port(0)], 'shape')], 'ones')
+
+    @staticmethod
+    def _matmul(node, b):
+        """(A + Bi)(C + Di) = (AC - BD) + (AD + BC)i, each product a MatMul with the node's transposes."""
+        def part(port, index, tag):
+            return b.op(Gather, [port, b.const(index, tag + '/index', I64), b.const(-1, tag + '/axis', I64)], tag)
+        a, bb = part(node.in_port(0), 0, 'a_real'), part(node.in_port(0), 1, 'a_imag')
+        c, d = part(node.in_port(1), 0, 'b_real'), part(node.in_port(1), 1, 'b_imag')
+        flags = dict(transpose_a=bool(node.soft_get('transpose_a', False)),
+                     transpose_b=bool(node.soft_get('transpose_b', False)))
+
+        def product(x, y, tag):
+            return b.op(MatMul, [x, y], tag, **flags)
+        real = b.op(Sub, [product(a, c, 'ac'), product(bb, d, 'bd')], 'real')
+        imag = b.op(Add, [product(a, d, 'ad'), product(bb, c, 'bc')], 'imag')
+        return _pair(b, unsqueeze(b, real, [-1], 'real_part'), unsqueeze(b, imag, [-1], 'imag_part'), 'complex')
+
+    @staticmethod
+    def _bias_add(node, b):
+        """Channels-first BiasAdd: the bias [C, 2] reshaped to [C, 1 (rank - 2 times), 2] and added."""
+        ones = b.op(Broadcast, [b.const(1, 'one', I64),
+                                b.op(Sub, [rank_of(b, node.in_port(0), 'rank'), b.const([3], 'three', I64)],
+                                     'spatial_count')], 'spatial_ones')
+        pattern = b.op(Concat, [b.const([-1], 'channels', I64), ones, b.const([2], 'parts', I64)], 'bias_shape',
+                       axis=0)
+        bias = b.op(Reshape, [node.in_port(1), pattern], 'bias', special_zero=False)
+        return b.op(Add, [node.in_port(0), bias], 'add')
+
+    @staticmethod
+    def _slice(node, b):
+        """Slice(x, begin, size): the float form's trailing dimension whole (begin 0, size -1)."""
+        dtype = np.dtype(node.soft_get('index_type', None) or np.int32)
+        begin = b.op(Concat, [node.in_port(1), b.const([0], 'parts_begin', dtype)], 'begin', axis=0)
+        size = b.op(Concat, [node.in_port(2), b.const([-1], 'parts_size', dtype)], 'size', axis=0)
+        node.in_port(1).get_connection().set_source(begin.out_port(0))
+        node.in_port(2).get_connection().set_source(size.out_port(0))
+        return node
+
+    @staticmethod
+    def _strided_slice(node, b):
+        """The spec gets a last entry taking the trailing dimension whole (after an ellipsis when it has none, so
+        that the dimensions the spec leaves out stay whole too)."""
+        begin = constant_input(node, 1)
+        if begin is None:
+            raise Error('Node "{}" (StridedSlice) on a complex tensor: the begin indices are computed at run time; '
+                        'mo needs their count', node.soft_get('name', node.id))
+        count = int(np.size(begin))
+        masks = {mask: [int(v) for v in (node.soft_get(mask, None) or [])][:count] for mask in MASKS}
+        masks = {mask: values + [0] * (count - len(values)) for mask, values in masks.items()}
+        entries = [] if any(masks['ellipsis_mask']) else [dict(ellipsis_mask=1)]
+        entries.append(dict(begin_mask=1, end_mask=1))
+        for entry in entries:
+            for mask in MASKS:
+                masks[mask].append(entry.get(mask, 0))
+        for mask, values in masks.items():
+            node[mask] = values
+        extra = len(entries)
+        for port, value in ((1, 0), (2, 0), (3, 1)):
+            if not node.is_in_port_connected(port):
+                continue
+            vector = b.op(Concat, [cast(b, node.in_port(port), I64, 'spec{}/i64'.format(port)),
+                                   b.const([value] * extra, 'spec{}/parts'.format(port), I64)],
+                          'spec{}'.format(port), axis=0)
+            node.in_port(port).get_connection().set_source(vector.out_port(0))
+        return node
+
     @staticmethod
     def _mul(node, b):
         return _multiply(b, node.in_port(0), node.in_port(1), 'complex_mul')
@@ -218,14 +413,21 @@ class ComplexTensors(FrontReplacementPattern):
 
     @staticmethod
     def _pad(node, b):
-        """Pad with zeros: the trailing axis gets no padding (paddings [rank, 2] get a row of zeros)."""
-        if node.is_in_port_connected(2):
-            raise Error('Node "{}" (PadV2) pads a complex tensor with a given value; mo pads complex tensors with '
-                        'zeros only', node.soft_get('name', node.id))
+        """Pad: the trailing axis gets no padding (paddings [rank, 2] get a row of zeros); PadV2's complex fill
+        value a + bi pads the real part with a and the imaginary part with b."""
         paddings = b.op(Concat, [cast(b, node.in_port(1), I64, 'paddings_i64'), b.const([[0, 0]], 'parts', I64)],
                         'paddings', axis=0)
-        node.in_port(1).get_connection().set_source(paddings.out_port(0))
-        return node
+        if not node.is_in_port_connected(2):
+            node.in_port(1).get_connection().set_source(paddings.out_port(0))
+            return node
+        pads = [b.op(Gather, [paddings, b.const(column, name + '/column', I64), b.const(1, name + '/axis', I64)],
+                     name) for column, name in ((0, 'pads_begin'), (1, 'pads_end'))]
+        padded = []
+        for index, (part, name) in enumerate(zip(_parts(b, node.in_port(0), 'x'), ('real', 'imag'))):
+            value = b.op(Gather, [node.in_port(2), b.const(index, name + '/fill_index', I64),
+                                  b.const(0, name + '/fill_axis', I64)], name + '/fill')
+            padded.append(b.op(Pad, [part, pads[0], pads[1], value], name, pad_mode='constant'))
+        return _pair(b, padded[0], padded[1], 'padded')
 
     @staticmethod
     def _shape(node, b):

@@ -10,6 +10,7 @@ from mo.front.common.rule import OpRule
 class IdentityEraser(OpRule):
     """Identity(x0, x1, ...) = x0, x1, ..."""
     op = 'Identity'
+    frameworks = ('tf', 'onnx')  # ONNX's Identity too
 
     def rewrite(self, node, b):
         outputs = range(max(node.out_ports(), default=-1) + 1)

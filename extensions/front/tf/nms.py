@@ -11,8 +11,9 @@ import numpy as np
 
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
-from mo.front.tf.extractor_utils import tf_attr
+from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
 from mo.graph.graph import Node
+from mo.ops.convert import Convert
 from mo.ops.elementwise import Sub
 from mo.ops.gather import Gather
 from mo.ops.non_max_suppression import NonMaxSuppression
@@ -35,6 +36,7 @@ class NonMaxSuppressionExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         node['pad_to_max_output_size'] = bool(tf_attr(node, 'pad_to_max_output_size', False))
+        node['scores_type'] = tf_dtype_attr(node, 'T', np.dtype(np.float32))  # V5's selected_scores are of it
         if node.op == 'NonMaxSuppression':  # V1: the threshold is an attribute, not input 3
             node['iou_threshold'] = float(tf_attr(node, 'iou_threshold', 0.5))
             node['op'] = 'NonMaxSuppressionV1'  # 'NonMaxSuppression' is the opset op made of it
@@ -67,7 +69,11 @@ class NonMaxSuppressionToOpset(OpRule):
         if node.op == 'NonMaxSuppressionV4' and node.soft_get('pad_to_max_output_size', False):
             outputs = [self._padded(node, b, indices)]
         if node.op == 'NonMaxSuppressionV5':
-            outputs.append(_column(b, nms.out_port(1), 2, 'selected_scores'))
+            scores = _column(b, nms.out_port(1), 2, 'selected_scores')
+            scores_type = np.dtype(node.soft_get('scores_type', None) or np.float32)
+            if scores_type != np.float32:  # the opset's selected_scores are float32 whatever the scores' type
+                scores = b.op(Convert, [scores], 'selected_scores_type', dst_type=scores_type)
+            outputs.append(scores)
         if node.op in ('NonMaxSuppressionV4', 'NonMaxSuppressionV5'):
             # valid_outputs: how many indices there are (the opset's own count output would leave its
             # scores output unused in V4, a gap the IR cannot express)

@@ -211,7 +211,10 @@ class FixedAttributesExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         op_class, attrs = _FIXED[node.op]
-        op_class.update_node_stat(node, dict(attrs))
+        attrs = dict(attrs)
+        if node.op == 'Selu':  # the type of its alpha and lambda inputs (nn_lowering.SeluConstInputs)
+            attrs['selu_type'] = tf_dtype_attr(node, 'T', np.dtype(np.float32))
+        op_class.update_node_stat(node, attrs)
         return True
 
 

@@ -12,15 +12,17 @@ from mo.utils.error import Error
 
 
 class SeluConstInputs(OpRule):
-    """opset Selu reads alpha and lambda from inputs 1 and 2; the extractor left them as attributes."""
+    """opset Selu reads alpha and lambda from inputs 1 and 2; the extractor left them as attributes. They are of
+    the data's type (opset Selu requires one type: float16 and float64 Selu with float32 constants is refused)."""
     op = 'Selu'
 
     def matches(self, node: Node) -> bool:
         return not node.is_in_port_connected(1) and node.has_valid('alpha')
 
     def rewrite(self, node: Node, b: Builder):
+        dtype = np.dtype(node.soft_get('selu_type', None) or node_dtype(node))
         for port, attr in ((1, 'alpha'), (2, 'lambda')):
-            b.const([node[attr]], attr, np.float32).out_port(0).connect(node.in_port(port))
+            b.const([node[attr]], attr, dtype).out_port(0).connect(node.in_port(port))
         return node
 
 

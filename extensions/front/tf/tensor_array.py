@@ -32,7 +32,8 @@ FRESH = 'fresh_tensor_array'
 class _ArrayOpExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
-        node['element_dtype'] = tf_dtype_attr(node, 'dtype', None)
+        # the readers name the element type ``dtype``, the writers (Write, Scatter, Split) ``T``
+        node['element_dtype'] = tf_dtype_attr(node, 'dtype', None) or tf_dtype_attr(node, 'T', None)
         shape = tf_attr(node, 'element_shape', None)
         node['element_sizes'] = None if shape is None else list(shape)
         return True

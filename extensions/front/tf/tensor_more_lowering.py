@@ -1,13 +1,15 @@
 """TensorFlow indexing ops built from opset ops: ScatterNd, the one-input Where, SpaceToBatchND and
-BatchToSpaceND (constant blocks widened to every dimension), and LRN's axes input."""
+BatchToSpaceND (constant blocks widened to every dimension, remaining dimensions unblocked), and LRN's axes input."""
 import numpy as np
 
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
+from mo.ops.elementwise import Sub
 from mo.ops.tensor_ops import BatchToSpace, NonZero, ScatterNDUpdate, SpaceToBatch
 from mo.ops.transpose import Transpose
 from mo.utils.error import Error
+from extensions.front.tf.formulas import concat, rank_of
 from extensions.front.tf.tensor_ext import constant_input
 
 
@@ -32,7 +34,9 @@ class WhereLowering(OpRule):
 
 class SpaceBatchLowering(OpRule):
     """SpaceToBatchND(x, block, paddings) = SpaceToBatch(x, [1, *block, 1...], [0, *pads_begin, 0...],
-    [0, *pads_end, 0]) on [batch, blocked dimensions..., channels]; BatchToSpaceND likewise with crops."""
+    [0, *pads_end, 0...]) on [batch, blocked dimensions..., remaining dimensions...]: a block shorter than the
+    spatial rank leaves the remaining dimensions unblocked (their count, rank - 1 - len(block), is computed from
+    the input's shape and folds once it is known); BatchToSpaceND likewise with crops."""
     op = 'SpaceToBatchND'
     op_class = SpaceToBatch
 
@@ -42,11 +46,15 @@ class SpaceBatchLowering(OpRule):
             raise Error('{} "{}": the block shape and paddings/crops must be constant to be converted', node.op, b.name)
         block = [int(v) for v in np.ravel(block)]
         pads = np.reshape(np.asarray(pads, dtype=np.int64), (-1, 2))
-        tail = 1  # TF's layout: batch, the blocked dimensions, then the channels (inference checks the rank)
+        # the dimensions after the blocked ones: rank - 1 - len(block) of them, unblocked and unpadded
+        tail = b.op(Sub, [rank_of(b, node.in_port(0), 'rank'), b.const([1 + len(block)], 'leading', np.int64)],
+                    'tail_count')
+        ones = b.op(Broadcast, [b.const(1, 'one', np.int64), tail], 'tail_ones')
+        zeros = b.op(Broadcast, [b.const(0, 'zero', np.int64), tail], 'tail_zeros')
         inputs = [node.in_port(0)]
-        for port, values in ((1, [1] + block + [1] * tail), (2, [0] + list(pads[:, 0]) + [0] * tail),
-                             (3, [0] + list(pads[:, 1]) + [0] * tail)):
-            inputs.append(b.const(values, str(port), np.int64))
+        for port, values, rest in ((1, [1] + block, ones), (2, [0] + list(pads[:, 0]), zeros),
+                                   (3, [0] + list(pads[:, 1]), zeros)):
+            inputs.append(concat(b, [b.const(values, '{}/given'.format(port), np.int64), rest], str(port)))
         return b.op(self.op_class, inputs, self.op_class.op)
 
 
@@ -58,6 +66,7 @@ class BatchSpaceLowering(SpaceBatchLowering):
 class LRNAxes(OpRule):
     """LRN reads its axes on input 1: the channels, dimension 1 once the layout replacer made it NCHW."""
     op = 'LRN'
+    frameworks = ('tf', 'onnx')  # ONNX's LRN is across channels too
 
     def matches(self, node: Node) -> bool:
         return not node.is_in_port_connected(1)
