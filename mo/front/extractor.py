@@ -88,6 +88,21 @@ def extractor_for(op_type: str, framework: str = 'tf'):
     return cls if cls is not None and cls.enabled else None
 
 
+def extractors_of_nodes(graph, framework: str, unknown_key=lambda data: data['op']):
+    """``(node id, extractor)`` for every framework node still to extract (it has ``pb`` and is not ``extracted``),
+    and ``{unknown_key(node attrs): [node names]}`` of the nodes no extractor knows, in the graph's order."""
+    todo, unknown = [], {}
+    for node_id, data in graph.nodes(data=True):
+        if data.get('kind') != 'op' or 'pb' not in data or data.get('extracted'):
+            continue
+        extractor = extractor_for(data['op'], framework)
+        if extractor is None:
+            unknown.setdefault(unknown_key(data), []).append(data.get('name', node_id))
+        else:
+            todo.append((node_id, extractor))
+    return todo, unknown
+
+
 def snapshot_extractors() -> dict:
     return {fw: dict(table) for fw, table in FrontExtractorOp.registry.items()}
 

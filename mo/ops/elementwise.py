@@ -63,13 +63,31 @@ class Mul(Elementwise):
 
 
 class Div(Elementwise):
+    """Divide; integer quotients round down (the opset's default, TF's FloorDiv), or toward zero when the node
+    says ``python_div = False`` (``m_pythondiv = false``: C's and ONNX's integer division)."""
     op, type = 'Div', 'Divide'
+
+    def backend_attrs(self):
+        return ['auto_broadcast', ('m_pythondiv', lambda node: 'false' if node.soft_get('python_div', True) is False
+                                   else None)]
+
+    @classmethod
+    def infer(cls, node):
+        eltwise_infer(node, cls.operation if node.soft_get('python_div', True) is not False else cls.truncated)
 
     @staticmethod
     def operation(a, b):
         if np.issubdtype(np.result_type(a, b), np.integer):
             return np.floor_divide(a, b)
         return np.divide(a, b).astype(np.result_type(a, b))
+
+    @staticmethod
+    def truncated(a, b):
+        dtype = np.result_type(a, b)
+        if np.issubdtype(dtype, np.signedinteger):
+            a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+            return (np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))).astype(dtype)
+        return Div.operation(a, b)
 
 
 class Pow(Elementwise):

@@ -4,7 +4,6 @@ ONNX's binary ops broadcast as numpy does (opset 7 on), which is the opset's ``a
 """
 import numpy as np
 
-from extensions.ops.onnx_math import TruncatedDiv
 from mo.front.extractor import FrontExtractorOp, OpTableExtractor
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.front.onnx.tensor import np_dtype
@@ -13,7 +12,7 @@ from mo.ops import activation_ops, elementwise, elementwise_more, math_ops
 _BINARY = {
     'Add': elementwise.Add, 'Sub': elementwise.Sub, 'Mul': elementwise.Mul,
     # ONNX divides integers rounding toward zero (its reference: the true quotient cast back)
-    'Div': TruncatedDiv, 'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
+    'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
     'LessOrEqual': elementwise_more.LessEqual, 'GreaterOrEqual': elementwise_more.GreaterEqual,
     'And': elementwise.LogicalAnd, 'Or': elementwise_more.LogicalOr, 'Xor': elementwise_more.LogicalXor,
 }
@@ -62,6 +61,16 @@ class UnaryElementwiseExtractor(OpTableExtractor):
     """Unary element-wise ops -> the opset op of the same meaning."""
     op = sorted(_UNARY)
     table = _UNARY
+
+
+class DivExtractor(FrontExtractorOp):
+    """Div -> Divide whose integer quotients round toward zero (ONNX's division; the opset's default rounds down)."""
+    op = 'Div'
+
+    @classmethod
+    def extract(cls, node):
+        elementwise.Div.update_node_stat(node, {'python_div': False})
+        return True
 
 
 class ModExtractor(FrontExtractorOp):

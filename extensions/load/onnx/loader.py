@@ -1,10 +1,7 @@
 """Load phase for ONNX: read the model, apply --input/--output, add Results, extract ops."""
-import collections
-
-import numpy as np
 
 from mo.front.common.input_spec import input_specs, parse_output
-from mo.front.extractor import extractor_for
+from mo.front.extractor import extractors_of_nodes
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.onnx.loader import TENSORS, protobuf2nx, read_onnx_model
 from mo.graph.graph import Graph, Node
@@ -161,17 +158,8 @@ class ONNXExtractor(LoadReplacementPattern):
         return [ONNXAddResults]
 
     def find_and_replace_pattern(self, graph: Graph):
-        unknown = collections.OrderedDict()
-        todo = []
-        for node_id, data in graph.nodes(data=True):
-            if data.get('kind') != 'op' or 'pb' not in data or data.get('extracted'):
-                continue
-            extractor = extractor_for(data['op'], 'onnx')
-            if extractor is None:
-                key = (data['op'], data.get('domain', ''), data.get('onnx_opset'))
-                unknown.setdefault(key, []).append(data.get('name', node_id))
-            else:
-                todo.append((node_id, extractor))
+        todo, unknown = extractors_of_nodes(
+            graph, 'onnx', lambda data: (data['op'], data.get('domain', ''), data.get('onnx_opset')))
         if unknown:
             raise unknown_ops_error(unknown)
         for node_id, extractor in todo:

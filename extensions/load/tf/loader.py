@@ -1,8 +1,7 @@
 """Load phase for TensorFlow: read the GraphDef, cut it at --input/--output, add Results, extract ops."""
-import collections
 import logging as log
 
-from mo.front.extractor import extractor_for
+from mo.front.extractor import extractors_of_nodes
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import model_source
 from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_bytes
@@ -305,16 +304,7 @@ class TFExtractor(LoadReplacementPattern):
         return [TFAddResults]
 
     def find_and_replace_pattern(self, graph: Graph):
-        unknown = collections.OrderedDict()
-        todo = []
-        for node_id, data in graph.nodes(data=True):
-            if data.get('kind') != 'op' or 'pb' not in data or data.get('extracted'):
-                continue
-            extractor = extractor_for(data['op'])
-            if extractor is None:
-                unknown.setdefault(data['op'], []).append(data.get('name', node_id))
-            else:
-                todo.append((node_id, extractor))
+        todo, unknown = extractors_of_nodes(graph, 'tf')
         if unknown:
             parts = ['{} ({} node{}: {}{})'.format(op, len(names), 's' if len(names) > 1 else '',
                                                    ', '.join(names[:3]), ', ...' if len(names) > 3 else '')

@@ -1,5 +1,5 @@
 # front/onnx/hswish_fusion.py: PyTorch (opset < 14) exports hardswish as x * Clip(x + 3, 0, 6) / 6;
-# `mo convert ... --dump_ops front` shows the ops a pattern sees: Add, ONNXClip, Mul, TruncatedDiv
+# `mo convert ... --dump_ops front` shows the ops a pattern sees: Add, ONNXClip, Mul, Div
 import numpy as np
 
 from mo.front.common.replacement import FrontReplacementSubgraph
@@ -21,7 +21,7 @@ class HSwishFusion(FrontReplacementSubgraph):
     def pattern(self):
         return dict(
             nodes=[('add', dict(op='Add')), ('clip', dict(op='ONNXClip')), ('mul', dict(op='Mul')),
-                   ('div', dict(op='TruncatedDiv'))],
+                   ('div', dict(op='Div'))],
             edges=[('add', 'clip', {'in': 0}), ('clip', 'mul'), ('mul', 'div', {'in': 0})])
 
     def replace_sub_graph(self, graph: Graph, match: dict):
