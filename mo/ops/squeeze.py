@@ -2,7 +2,7 @@
 import numpy as np
 
 from mo.ops.op import Op
-from mo.ops.unsqueeze import _normalized_axes
+from mo.ops.unsqueeze import _normalized_axes, axes_count
 from mo.utils.error import Error
 
 
@@ -24,6 +24,11 @@ class Squeeze(Op):
         if node.is_in_port_connected(1):
             axes = node.in_port(1).data.get_value()
             if axes is None:
+                # axes known at run time only: their count gives the rank (sizes stay unknown); an empty or
+                # unknown count could squeeze any number of dimensions
+                count = axes_count(node.in_port(1).data.get_shape())
+                if count:
+                    node.out_port(0).data.set_shape([-1] * (len(shape) - count))
                 return
         else:
             axes = node.soft_get('squeeze_dims', None)

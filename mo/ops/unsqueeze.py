@@ -12,6 +12,14 @@ def _normalized_axes(axes, rank):
     return sorted(axes)
 
 
+def axes_count(axes_shape):
+    """How many axes a 1-D (or scalar) axes input of this shape holds, or None when that is unknown."""
+    if axes_shape is None or len(axes_shape) > 1:
+        return None
+    count = int(axes_shape[0]) if len(axes_shape) else 1
+    return count if count >= 0 else None
+
+
 class Unsqueeze(Op):
     """Output rank = input rank + number of axes; each axis (of the output) gets size 1."""
     op = 'Unsqueeze'
@@ -26,6 +34,12 @@ class Unsqueeze(Op):
     def infer(node):
         shape = node.in_port(0).data.get_shape()
         axes = node.in_port(1).data.get_value()
+        if shape is not None and axes is None:
+            # axes known at run time only: their count gives the rank, the sizes stay unknown
+            count = axes_count(node.in_port(1).data.get_shape())
+            if count is not None:
+                node.out_port(0).data.set_shape([-1] * (len(shape) + count))
+            return
         if shape is None or axes is None:
             return
         out_rank = len(shape) + np.size(axes)
