@@ -39,6 +39,18 @@ FRONT = [
     'extensions.front.tf.ssd_postprocessor.SSDPostprocessorReplacement',
     'extensions.front.tf.yolo_region.YoloRegionReplacement',
     'mo.utils.anchors.FrontStart',
+    # ONNX: spectral
+    'extensions.front.onnx.spectral_lowering.ONNXWindowLowering',
+    'extensions.front.onnx.spectral_lowering.ONNXMelWeightMatrixLowering',
+    'extensions.front.onnx.spectral_lowering.ONNXDFTLowering',
+    'extensions.front.onnx.spectral_lowering.ONNXDetLowering',
+    # ONNX: com.microsoft
+    'extensions.front.onnx.microsoft_lowering.ONNXMSGeluLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSQuickGeluLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSSkipLayerNormalizationLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSFusedMatMulLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSFusedConvLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSEmbedLayerNormalizationLowering',
     # ONNX: element types (float8 Cast with saturate)
     'extensions.front.onnx.cast_lowering.SaturatingCastLowering',
     # ONNX: recurrent ops

@@ -1,0 +1,175 @@
+"""The ``com.microsoft`` ops as opset ops (the internal ``ONNXMS*`` ops ``microsoft_ext.py`` extracts).
+
+Constants take the element type of the tensor they meet (ConvertLike, folded at inference), so float16 converts too.
+"""
+import numpy as np
+
+from extensions.front.onnx.nn_formulas import I64, like
+from extensions.front.onnx.nn_lowering import add_bias, grouped_weights, window
+from mo.front.common.rule import Builder, OpRule
+from mo.graph.graph import Node
+from mo.ops.activation_ops import Clamp, Erf, ReLU, Sigmoid, Tanh
+from mo.ops.convolution import Convolution, GroupConvolution
+from mo.ops.broadcast import Broadcast
+from mo.ops.convert import Convert
+from mo.ops.elementwise import Add, Maximum, Minimum, Mul, Pow, Sub
+from mo.ops.gather import Gather
+from mo.ops.matmul import MatMul
+from mo.ops.mvn import MVN
+from mo.ops.nn_ops import PRelu
+from mo.ops.range import Range
+from mo.ops.reduce import ReduceMean, ReduceSum
+from mo.ops.shapeof import ShapeOf
+from mo.utils.error import Error
+
+
+def gelu(b: Builder, x, approximate: str):
+    """x / 2 * (1 + Erf(x / sqrt 2)); ``tanh``: x / 2 * (1 + Tanh(sqrt(2 / pi) * (x + 0.044715 x^3)))."""
+    if approximate == 'tanh':
+        cube = b.op(Mul, [x, b.op(Mul, [x, x], 'square')], 'cube')
+        inner = b.op(Add, [x, b.op(Mul, [cube, like(b, 0.044715, x, 'c')], 'cubic')], 'inner')
+        curve = b.op(Tanh, [b.op(Mul, [inner, like(b, np.sqrt(2 / np.pi), x, 'scale')], 'scaled')], 'curve')
+    else:
+        curve = b.op(Erf, [b.op(Mul, [x, like(b, 1 / np.sqrt(2), x, 'scale')], 'scaled')], 'curve')
+    half = b.op(Mul, [x, like(b, 0.5, x, 'half')], 'half_x')
+    return b.op(Mul, [half, b.op(Add, [curve, like(b, 1, x, 'one')], 'one_plus')], 'gelu')
+
+
+class ONNXMSGeluLowering(OpRule):
+    """FastGelu(X, bias) / BiasGelu(A, B) = Gelu(X + bias) (tanh form for FastGelu, erf form for BiasGelu)."""
+    op = 'ONNXMSGelu'
+
+    def rewrite(self, node: Node, b: Builder):
+        x = node.in_port(0).get_source()
+        if node.is_in_port_connected(1):
+            x = b.op(Add, [x, node.in_port(1)], 'bias_add')
+        return gelu(b, x, node.approximate)
+
+
+class ONNXMSQuickGeluLowering(OpRule):
+    """QuickGelu(X) = X * Sigmoid(alpha * X)."""
+    op = 'ONNXMSQuickGelu'
+
+    def rewrite(self, node: Node, b: Builder):
+        x = node.in_port(0).get_source()
+        scaled = b.op(Mul, [x, like(b, node.alpha, x, 'alpha')], 'scaled')
+        return b.op(Mul, [x, b.op(Sigmoid, [scaled], 'sigmoid')], 'quick_gelu')
+
+
+class ONNXMSSkipLayerNormalizationLowering(OpRule):
+    """SkipLayerNormalization(input, skip, gamma, beta, bias): s = input + skip (+ bias); output = MVN(s, last axis)
+    * gamma (+ beta); mean = ReduceMean(s), inv_std_var = (ReduceMean((s - mean)^2) + epsilon)^-1/2 (last axis
+    kept; float32 for every input type); input_skip_bias_sum = s."""
+    op = 'ONNXMSSkipLayerNormalization'
+
+    def rewrite(self, node: Node, b: Builder):
+        for port, what in ((1, 'skip'), (2, 'gamma')):
+            if not node.is_in_port_connected(port):
+                raise Error('SkipLayerNormalization "{}" has no input {} ({})', b.name, port, what)
+        s = b.op(Add, [node.in_port(0), node.in_port(1)], 'skip_add')
+        if node.is_in_port_connected(4):
+            s = b.op(Add, [s, node.in_port(4)], 'bias_add')
+        axes = b.const([-1], 'axes', I64)
+        normalized = b.op(MVN, [s, axes], 'mvn', eps=node.epsilon, eps_mode='inside_sqrt', normalize_variance=1)
+        y = b.op(Mul, [normalized, node.in_port(2)], 'scale')
+        if node.is_in_port_connected(3):
+            y = b.op(Add, [y, node.in_port(3)], 'shift')
+        mean = inv_std = None
+        if node.is_out_port_connected(1) or node.is_out_port_connected(2):
+            # onnxruntime's statistics are float32 whatever the input's type
+            s32 = b.op(Convert, [s], 'sum_f32', dst_type=np.dtype(np.float32))
+            mean = b.op(ReduceMean, [s32, axes], 'mean', keep_dims=True)
+            centered = b.op(Sub, [s32, mean], 'centered')
+            var = b.op(ReduceMean, [b.op(Mul, [centered, centered], 'squared'), axes], 'var', keep_dims=True)
+            var_eps = b.op(Add, [var, like(b, node.epsilon, var, 'epsilon')], 'var_eps')
+            inv_std = b.op(Pow, [var_eps, like(b, -0.5, var, 'minus_half')], 'inv_std_var')
+        return [y, mean, inv_std, s if node.is_out_port_connected(3) else None]
+
+
+class ONNXMSFusedMatMulLowering(OpRule):
+    """FusedMatMul(A, B) = MatMul(A, B, transA, transB) * alpha."""
+    op = 'ONNXMSFusedMatMul'
+
+    def rewrite(self, node: Node, b: Builder):
+        product = b.op(MatMul, [node.in_port(0), node.in_port(1)], 'matmul', transpose_a=node.transpose_a,
+                       transpose_b=node.transpose_b)
+        if node.alpha == 1.0:
+            return product
+        return b.op(Mul, [product, like(b, node.alpha, product, 'alpha')], 'scale')
+
+
+class ONNXMSFusedConvLowering(OpRule):
+    """FusedConv(X, W, B, Z) = activation(Conv(X, W) + B + Z) (GroupConvolution for group > 1)."""
+    op = 'ONNXMSFusedConv'
+
+    def rewrite(self, node: Node, b: Builder):
+        if node.group == 1:
+            y = b.op(Convolution, [node.in_port(0), node.in_port(1)], 'conv', **window(node))
+        else:
+            weights = grouped_weights(b, node.in_port(1), node.group, 'weights')
+            y = b.op(GroupConvolution, [node.in_port(0), weights], 'conv', **window(node))
+        y = add_bias(b, node, y, 2)
+        if node.is_in_port_connected(3):
+            y = b.op(Add, [y, node.in_port(3)], 'sum_add')
+        return self._activation(b, y, node.activation, node.activation_params)
+
+    @staticmethod
+    def _activation(b: Builder, y, activation: str, params):
+        if activation == 'Relu':
+            return b.op(ReLU, [y], 'relu')
+        if activation == 'Tanh':
+            return b.op(Tanh, [y], 'tanh')
+        if activation == 'Sigmoid':
+            return b.op(Sigmoid, [y], 'sigmoid')
+        if activation == 'LeakyRelu':
+            return b.op(PRelu, [y, like(b, [params[0]], y, 'alpha')], 'leaky_relu')
+        if activation == 'Clip':
+            # Maximum/Minimum rather than Clamp: the bounds may be infinite
+            low = b.op(Maximum, [y, like(b, params[0], y, 'min')], 'clip_min')
+            return b.op(Minimum, [low, like(b, params[1], y, 'max')], 'clip')
+        if activation == 'HardSigmoid':
+            line = b.op(Add, [b.op(Mul, [y, like(b, params[0], y, 'alpha')], 'scaled'), like(b, params[1], y, 'beta')],
+                        'line')
+            return b.op(Clamp, [line], 'hard_sigmoid', min=0.0, max=1.0)
+        return y
+
+
+class ONNXMSEmbedLayerNormalizationLowering(OpRule):
+    """EmbedLayerNormalization: e = word_embedding[input_ids] + position_embedding[position_ids or 0..S-1]
+    (+ segment_embedding[segment_ids]); output = MVN(e, last axis) * gamma + beta; mask_index = ReduceSum(mask, 1)
+    (int32; zeros [B] without a mask); embedding_sum = e."""
+    op = 'ONNXMSEmbedLayerNormalization'
+
+    def rewrite(self, node: Node, b: Builder):
+        for port, what in ((2, 'word_embedding'), (3, 'position_embedding'), (5, 'gamma'), (6, 'beta')):
+            if not node.is_in_port_connected(port):
+                raise Error('EmbedLayerNormalization "{}" has no input {} ({})', b.name, port, what)
+        if node.is_in_port_connected(1) != node.is_in_port_connected(4):
+            raise Error('EmbedLayerNormalization "{}": segment_ids and segment_embedding come together', b.name)
+        axis0 = b.const(np.array(0, I64), 'axis0')
+        ids = node.in_port(0)
+        e = b.op(Gather, [node.in_port(2), ids, axis0], 'word')
+        if node.is_in_port_connected(8):
+            positions = node.in_port(8)
+        else:
+            shape = b.op(ShapeOf, [ids], 'ids_shape', output_type=I64)
+            length = b.op(Gather, [shape, b.const(np.array(1, I64), 'seq_axis'), axis0], 'seq_length')
+            positions = b.op(Range, [b.const(np.array(0, I64), 'start'), length, b.const(np.array(1, I64), 'step')],
+                             'positions', output_type=np.dtype(I64))
+        e = b.op(Add, [e, b.op(Gather, [node.in_port(3), positions, axis0], 'position')], 'add_position')
+        if node.is_in_port_connected(1):
+            e = b.op(Add, [e, b.op(Gather, [node.in_port(4), node.in_port(1), axis0], 'segment')], 'add_segment')
+        normalized = b.op(MVN, [e, b.const([-1], 'axes', I64)], 'mvn', eps=node.epsilon, eps_mode='inside_sqrt',
+                          normalize_variance=1)
+        y = b.op(Add, [b.op(Mul, [normalized, node.in_port(5)], 'scale'), node.in_port(6)], 'shift')
+        mask_index = None
+        if node.is_out_port_connected(1):
+            if node.is_in_port_connected(7):
+                total = b.op(ReduceSum, [node.in_port(7), b.const([1], 'mask_axis', I64)], 'mask_sum',
+                             keep_dims=False)
+                mask_index = b.op(Convert, [total], 'mask_index', dst_type=np.dtype(np.int32))
+            else:
+                batch = b.op(Gather, [b.op(ShapeOf, [ids], 'batch_shape', output_type=I64),
+                                      b.const([0], 'batch_axis', I64), axis0], 'batch')
+                mask_index = b.op(Broadcast, [b.const(np.array(0, np.int32), 'zero'), batch], 'mask_index')
+        return [y, mask_index, e if node.is_out_port_connected(2) else None]

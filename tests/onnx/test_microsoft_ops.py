@@ -1,0 +1,174 @@
+"""The com.microsoft ops onnxruntime's transformer optimizer writes (Gelu, FastGelu, BiasGelu, QuickGelu,
+SkipLayerNormalization, FusedMatMul, FusedConv), converted by mo and run in OpenVINO, against onnxruntime running
+the same model (it runs these ops natively)."""
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip('onnx')
+pytest.importorskip('onnxruntime')
+from onnx import TensorProto, helper  # noqa: E402
+
+from tests.onnx.onnx_oracle import check_model, make_model  # noqa: E402
+
+MS = 'com.microsoft'
+TYPES = {'f32': (np.float32, TensorProto.FLOAT), 'f16': (np.float16, TensorProto.FLOAT16)}
+# f16 results: onnxruntime computes some contrib ops in f16 steps, OpenVINO in f32
+TOLERANCE = {'f32': dict(rtol=1e-4, atol=1e-5), 'f16': dict(rtol=1e-2, atol=1e-2)}
+
+
+def _model(node, inputs, outputs, initializers=()):
+    return make_model([node], inputs, outputs, initializers, opset=17, domains={MS: 1})
+
+
+def _random(shape, dtype, seed=0, low=-3.0, high=3.0):
+    return np.random.default_rng(seed).uniform(low, high, shape).astype(dtype)
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('op,bias', [('Gelu', False), ('FastGelu', False), ('FastGelu', True), ('BiasGelu', True)])
+def test_gelu_family(tmp_path, kind, op, bias):
+    dtype, onnx_type = TYPES[kind]
+    inputs = [('x', onnx_type, [2, 3, 8])] + ([('bias', onnx_type, [8])] if bias else [])
+    node = helper.make_node(op, [i[0] for i in inputs], ['y'], domain=MS)
+    feeds = {'x': _random([2, 3, 8], dtype)}
+    if bias:
+        feeds['bias'] = _random([8], dtype, seed=1)
+    check_model(_model(node, inputs, [('y', onnx_type, None)]), feeds, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('alpha', [None, 1.0, -0.5])
+def test_quick_gelu(tmp_path, kind, alpha):
+    dtype, onnx_type = TYPES[kind]
+    attrs = {} if alpha is None else {'alpha': alpha}
+    node = helper.make_node('QuickGelu', ['x'], ['y'], domain=MS, **attrs)
+    model = _model(node, [('x', onnx_type, [4, 6])], [('y', onnx_type, None)])
+    check_model(model, {'x': _random([4, 6], dtype)}, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('beta,bias', [(False, False), (True, False), (True, True), (False, True)])
+@pytest.mark.parametrize('epsilon', [None, 1e-3])
+def test_skip_layer_normalization(tmp_path, kind, beta, bias, epsilon):
+    dtype, onnx_type = TYPES[kind]
+    hidden = 16
+    inputs = [('input', onnx_type, [2, 5, hidden]), ('skip', onnx_type, [2, 5, hidden]),
+              ('gamma', onnx_type, [hidden])]
+    names = ['input', 'skip', 'gamma', 'beta' if beta else '', 'bias' if bias else '']
+    while names[-1] == '':
+        names.pop()
+    inputs += [(n, onnx_type, [hidden]) for n in names[3:] if n]
+    attrs = {} if epsilon is None else {'epsilon': epsilon}
+    node = helper.make_node('SkipLayerNormalization', names, ['output', '', '', 'sum'], domain=MS, **attrs)
+    outputs = [('output', onnx_type, None), ('sum', onnx_type, None)]
+    feeds = {name: _random(shape, dtype, seed=i) for i, (name, _, shape) in enumerate(inputs)}
+    check_model(_model(node, inputs, outputs), feeds, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('trans_a,trans_b', [(0, 0), (1, 0), (0, 1), (1, 1)])
+@pytest.mark.parametrize('alpha', [None, 0.125])
+def test_fused_matmul(tmp_path, kind, trans_a, trans_b, alpha):
+    dtype, onnx_type = TYPES[kind]
+    a_shape = [2, 5, 3] if trans_a else [2, 3, 5]
+    b_shape = [4, 5] if trans_b else [5, 4]
+    attrs = {'transA': trans_a, 'transB': trans_b}
+    if alpha is not None:
+        attrs['alpha'] = alpha
+    node = helper.make_node('FusedMatMul', ['a', 'b'], ['y'], domain=MS, **attrs)
+    model = _model(node, [('a', onnx_type, a_shape), ('b', onnx_type, b_shape)], [('y', onnx_type, None)])
+    feeds = {'a': _random(a_shape, dtype), 'b': _random(b_shape, dtype, seed=1)}
+    check_model(model, feeds, tmp_path, **TOLERANCE[kind])
+
+
+ACTIVATIONS = [(None, None), ('Relu', None), ('Tanh', None), ('Sigmoid', None), ('LeakyRelu', [0.2]),
+               ('Clip', [-1.0, 2.0]), ('HardSigmoid', [0.3, 0.4])]
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('activation,params', ACTIVATIONS)
+@pytest.mark.parametrize('bias,z', [(False, False), (True, False), (True, True)])
+@pytest.mark.parametrize('group', [1, 2])
+def test_fused_conv(tmp_path, kind, activation, params, bias, z, group):
+    dtype, onnx_type = TYPES[kind]
+    attrs = {'group': group, 'pads': [1, 0, 1, 0], 'strides': [1, 2]}
+    if activation:
+        attrs['activation'] = activation
+    if params:
+        attrs['activation_params'] = params
+    names = ['x', 'w'] + (['b'] if bias else []) + (['z'] if z else [])
+    node = helper.make_node('FusedConv', names, ['y'], domain=MS, **attrs)
+    shapes = {'x': [1, 4, 6, 6], 'w': [6, 4 // group, 3, 3], 'b': [6], 'z': [1, 6, 6, 2]}
+    inputs = [(n, onnx_type, shapes[n]) for n in names]
+    feeds = {n: _random(shapes[n], dtype, seed=i, low=-1, high=1) for i, n in enumerate(names)}
+    check_model(_model(node, inputs, [('y', onnx_type, None)]), feeds, tmp_path, **TOLERANCE[kind])
+
+
+def test_fused_matmul_trans_batch_is_an_error(tmp_path):
+    import mo
+    from mo.utils.error import Error
+    node = helper.make_node('FusedMatMul', ['a', 'b'], ['y'], domain=MS, transBatchA=1)
+    model = _model(node, [('a', TensorProto.FLOAT, [2, 3, 5]), ('b', TensorProto.FLOAT, [5, 4])],
+                   [('y', TensorProto.FLOAT, None)])
+    with pytest.raises(Error, match='transBatchA'):
+        mo.convert_model(model, output_dir=str(tmp_path))
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+def test_skip_layer_normalization_statistics(tmp_path, kind):
+    # mean and inv_std_var ([..., 1], float32 always) besides the output and the sum; skip broadcast from [S, H]
+    dtype, onnx_type = TYPES[kind]
+    inputs = [('input', onnx_type, [2, 5, 16]), ('skip', onnx_type, [5, 16]), ('gamma', onnx_type, [16]),
+              ('beta', onnx_type, [16]), ('bias', onnx_type, [16])]
+    node = helper.make_node('SkipLayerNormalization', [i[0] for i in inputs], ['output', 'mean', 'inv', 'sum'],
+                            domain=MS, epsilon=1e-3)
+    outputs = [('output', onnx_type, None), ('mean', TensorProto.FLOAT, None), ('inv', TensorProto.FLOAT, None),
+               ('sum', onnx_type, None)]
+    feeds = {name: _random(shape, dtype, seed=i) for i, (name, _, shape) in enumerate(inputs)}
+    check_model(_model(node, inputs, outputs), feeds, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('segments', [False, True])
+@pytest.mark.parametrize('mask', [False, True])
+@pytest.mark.parametrize('position_ids', [False, True])
+def test_embed_layer_normalization(tmp_path, kind, segments, mask, position_ids):
+    dtype, onnx_type = TYPES[kind]
+    batch, length, hidden, vocab = 2, 6, 8, 11
+    rng = np.random.default_rng(3)
+    feeds = {'input_ids': rng.integers(0, vocab, [batch, length]).astype(np.int32)}
+    initializers = {'word': _random([vocab, hidden], dtype, 1), 'position': _random([length + 2, hidden], dtype, 2),
+                    'gamma': _random([hidden], dtype, 3), 'beta': _random([hidden], dtype, 4)}
+    names = ['input_ids', '', 'word', 'position', '', 'gamma', 'beta', '', '']
+    inputs = [('input_ids', TensorProto.INT32, [batch, length])]
+    if segments:
+        names[1], names[4] = 'segment_ids', 'segment'
+        feeds['segment_ids'] = rng.integers(0, 2, [batch, length]).astype(np.int32)
+        initializers['segment'] = _random([2, hidden], dtype, 5)
+        inputs.append(('segment_ids', TensorProto.INT32, [batch, length]))
+    if mask:
+        names[7] = 'mask'
+        feeds['mask'] = (rng.uniform(size=[batch, length]) < 0.7).astype(np.int32)
+        inputs.append(('mask', TensorProto.INT32, [batch, length]))
+    if position_ids:
+        names[8] = 'position_ids'
+        feeds['position_ids'] = rng.integers(0, length + 2, [batch, length]).astype(np.int32)
+        inputs.append(('position_ids', TensorProto.INT32, [batch, length]))
+    while names[-1] == '':
+        names.pop()
+    node = helper.make_node('EmbedLayerNormalization', names, ['output', 'mask_index', 'embedding_sum'], domain=MS,
+                            epsilon=1e-5)
+    outputs = [('output', onnx_type, None), ('mask_index', TensorProto.INT32, None), ('embedding_sum', onnx_type, None)]
+    check_model(_model(node, inputs, outputs, initializers), feeds, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('attrs,message', [({'activation': 'Elu'}, 'activation "Elu"'),
+                                           ({'activation': 'Clip', 'activation_params': [0.0]}, 'activation_params')])
+def test_fused_conv_bad_activation_is_an_error(tmp_path, attrs, message):
+    import mo
+    from mo.utils.error import Error
+    node = helper.make_node('FusedConv', ['x', 'w'], ['y'], domain=MS, **attrs)
+    model = _model(node, [('x', TensorProto.FLOAT, [1, 2, 4, 4]), ('w', TensorProto.FLOAT, [3, 2, 3, 3])],
+                   [('y', TensorProto.FLOAT, None)])
+    with pytest.raises(Error, match=message):
+        mo.convert_model(model, output_dir=str(tmp_path))
