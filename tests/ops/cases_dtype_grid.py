@@ -13,9 +13,7 @@ module:
   once (data movement; element-wise math, comparisons, reductions, segments; PadV2/Fill/OneHot/stitches/...;
   tensor lists and TensorArrays), so that a dtype costs one conversion. ``arith`` and ``more`` take each op
   only for the dtypes TF's op def allows and registers a CPU kernel for (``_cpu_types``);
-- ``dtype/index``: the index-type attributes (``Tidx``, ``Tpaddings``, ``Tshape``, ``Tmultiples``,
-  ``Tindices``, ``Tsegmentids``, ``index_type``, ...) in int64 (and int16/int8/uint8 where registered),
-  several ops per graph.
+- ``dtype/index``: the index-type attributes, in ``cases_dtype_index.py``.
 
 float16 compares with rtol 1e-2 (TF computes float16 in float16, OpenVINO's CPU plugin in float32).
 bfloat16 is not fed (numpy has no bfloat16), nor are TF's quantized types (no OpenVINO element type).
@@ -550,99 +548,6 @@ def _more(dtype):
     return case
 
 
-# ----- index types -------------------------------------------------------------------------------------
-
-
-def _index_reduce(tidx):
-    """The reductions, Cumsum/Cumprod and ReverseV2 with their axis in ``tidx``."""
-    def fn(x, b):
-        axis = tf.constant([1], _tfd(tidx))
-        one = tf.constant(1, _tfd(tidx))
-        return (tf.raw_ops.Sum(input=x, axis=axis), tf.raw_ops.Mean(input=x, axis=axis, keep_dims=True),
-                tf.raw_ops.Max(input=x, axis=axis), tf.raw_ops.Min(input=x, axis=axis),
-                tf.raw_ops.Prod(input=x, axis=axis), tf.raw_ops.EuclideanNorm(input=x, axis=axis),
-                tf.raw_ops.All(input=b, axis=axis), tf.raw_ops.Any(input=b, axis=axis),
-                tf.raw_ops.Cumsum(x=x, axis=one, exclusive=True), tf.raw_ops.Cumprod(x=x, axis=one, reverse=True),
-                tf.raw_ops.ReverseV2(tensor=x, axis=axis),
-                tf.raw_ops.ArgMax(input=x, dimension=one), tf.raw_ops.ConcatV2(values=[x, x], axis=one),
-                tf.raw_ops.Roll(input=x, shift=tf.constant([1], _tfd(tidx)), axis=axis))
-    return OpCase('', fn, [In((2, 3, 4)), In((2, 3, 4), np.bool_)])
-
-
-def _index_shape(tidx):
-    """Pad/PadV2/MirrorPad paddings, Reshape's shape, Tile's multiples, ExpandDims' dim, Fill's dims,
-    BroadcastTo's shape and Range in ``tidx``."""
-    t = _tfd(tidx)
-
-    def fn(x):
-        pads = tf.constant([[1, 0], [0, 2]], t)
-        return (tf.raw_ops.Pad(input=x, paddings=pads), tf.raw_ops.PadV2(input=x, paddings=pads, constant_values=1.5),
-                tf.raw_ops.MirrorPad(input=x, paddings=pads, mode='SYMMETRIC'),
-                tf.raw_ops.Reshape(tensor=x, shape=tf.constant([1, -1], t)),
-                tf.raw_ops.Tile(input=x, multiples=tf.constant([2, 1], t)),
-                tf.raw_ops.ExpandDims(input=x, axis=tf.constant(-1, t)),
-                tf.raw_ops.Fill(dims=tf.constant([2, 3], t), value=x[0, 0]),
-                tf.raw_ops.BroadcastTo(input=x[:1], shape=tf.constant([3, 3, 3], t)),
-                tf.raw_ops.Squeeze(input=tf.raw_ops.ExpandDims(input=x, axis=tf.constant(0, t)), axis=[0]))
-    return OpCase('', fn, [In((3, 3))])
-
-
-def _index_dynamic_shape(tidx):
-    """Shapes computed at run time in ``tidx`` (Shape out_type, Reshape, Fill, Tile, Pad from it)."""
-    t = _tfd(tidx)
-
-    def fn(x):
-        shape = tf.raw_ops.Shape(input=x, out_type=t)
-        return (tf.raw_ops.Reshape(tensor=x, shape=tf.reverse(shape, [0])),
-                tf.raw_ops.Fill(dims=shape, value=tf.constant(2.0)),
-                tf.raw_ops.Tile(input=x, multiples=shape // shape),
-                tf.raw_ops.Pad(input=x, paddings=tf.stack([shape // shape, shape - shape], axis=1)))
-    return OpCase('', fn, [In((None, 3), run=[(2, 3), (4, 3)])])
-
-
-def _index_gather(tindices):
-    """Gather/GatherV2/GatherNd/ScatterNd/TensorScatter*/UnsortedSegment*/OneHot/ReverseSequence index inputs."""
-    def fn(x, i, nd):
-        return (tf.raw_ops.Gather(params=x, indices=i), tf.raw_ops.GatherV2(params=x, indices=i, axis=1),
-                tf.raw_ops.GatherNd(params=x, indices=nd),
-                tf.raw_ops.ScatterNd(indices=nd, updates=tf.ones([3], x.dtype), shape=tf.constant([4, 4], nd.dtype)),
-                tf.raw_ops.TensorScatterAdd(tensor=x, indices=nd, updates=tf.ones([3], x.dtype)),
-                tf.raw_ops.TensorScatterUpdate(tensor=x, indices=nd[:1], updates=tf.ones([1], x.dtype)))
-    return OpCase('', fn, [In((4, 4)), In((5,), tindices, low=0, high=4),
-                           In((3, 2), tindices, values=lambda rng, s: np.array([[0, 1], [3, 2], [1, 1]]))])
-
-
-def _index_misc(tidx):
-    """OneHot's indices (TI: int8, uint8, int64), SplitV's sizes (Tlen int64; TF's shape function aborts the
-    process for an int8 Tlen), ReverseSequence's lengths (Tlen: int64) and TopKV2's index_type (int16, int64)."""
-    t = _tfd(tidx)
-
-    def fn(x, i):
-        out = []
-        if tidx in (np.int8, np.uint8, np.int64):
-            out.append(tf.raw_ops.OneHot(indices=i, depth=4, on_value=1.0, off_value=0.0, axis=-1))
-        if tidx == np.int64:
-            out.append(tf.raw_ops.SplitV(value=x, size_splits=tf.constant([1, 3], t), axis=1, num_split=2)[1])
-            out.append(tf.raw_ops.ReverseSequence(input=x, seq_lengths=tf.constant([2, 4, 1], t), seq_dim=1))
-        if tidx in (np.int16, np.int64):
-            out.extend(tf.raw_ops.TopKV2(input=x, k=2, index_type=t))
-        return tuple(out)
-    if tidx == np.int16:
-        return OpCase('', lambda x: fn(x, None), [In((3, 4), values=_distinct(6))])
-    return OpCase('', fn, [In((3, 4), values=_distinct(6)), In((5,), tidx, low=0, high=5)])
-
-
-def _index_sparse_segment(ids_dtype, tidx):
-    """SparseSegment* with ``ids_dtype`` segment ids and ``tidx`` indices."""
-    def fn(x, i, s):
-        return tuple(getattr(tf.raw_ops, 'SparseSegment' + r)(data=x, indices=i, segment_ids=s)
-                     for r in ('Sum', 'Mean', 'SqrtN')) + tuple(
-            getattr(tf.raw_ops, 'SparseSegment' + r + 'WithNumSegments')(
-                data=x, indices=i, segment_ids=s, num_segments=tf.constant(4, tidx))
-            for r in ('Sum', 'Mean', 'SqrtN'))
-    return OpCase('', fn, [In((4, 3)), In((5,), tidx, low=0, high=4), In((5,), ids_dtype, values=_sorted_ids)])
-
-
 def _select_bool_const():
     """SelectV2(x, x, ZerosLike(x)) over booleans: a constant branch (ZerosLike of a static shape folds to one)
     beside the condition itself (with another tensor as the condition OpenVINO compiles it)."""
@@ -650,9 +555,6 @@ def _select_bool_const():
         condition=x, t=x, e=tf.raw_ops.ZerosLike(x=x)), [In((2, 3), np.bool_)])
 
 
-_OV_CPU_ONEHOT = ('OpenVINO CPU compiles OneHot with i32 indices only ("OneHot node ... has incorrect input precision '
-                  'for the input. Only I32 is supported!"); mo passes TF\'s {} indices through (it should Convert '
-                  'them to i32, as the plugin does itself for i64)')
 _OV_CPU_F64_INF = ('OpenVINO CPU saturates +-inf of a float64 input to +-FLT_MAX when it runs f64 as f32 (Parameter f64 '
                    '-> Multiply by 1 returns 3.4e38), so {} misses the infinities; not mo')
 _TRUNCATE_DIV = ('TruncateDiv of floats: mo\'s lowering Sign(x) * Sign(y) * Divide(|x|, |y|) (math_lowering.'
@@ -669,10 +571,6 @@ XFAIL = {
                                          'unchanged; an unsigned Relu is the identity)',
     'dtype/unary[op=Relu,dtype=uint64]': 'OpenVINO CPU computes u64 Relu as signed: values >= 2**63 become 0 (TF: '
                                          'unchanged; an unsigned Relu is the identity)',
-    'dtype/index/misc[tidx=int8]': _OV_CPU_ONEHOT.format('int8'),
-    'dtype/index/misc[tidx=uint8]': _OV_CPU_ONEHOT.format('uint8'),
-    'dtype/index/misc[tidx=int16]': 'TopKV2 index_type=int16: mo\'s TopK writes i32 indices (opset TopK has i32/i64 '
-                                    'only; mo should Convert them to int16): "output 1: type int32, TF int16"',
     'dtype/BatchMatMulV3_mixed[ta=int8,tout=int32]': 'BatchMatMulV3 Tout ignored: mo\'s MatMul yields the operands\' '
                                                      'int8, TF int32 (mo should Convert the operands to Tout)',
     'dtype/BatchMatMulV3_mixed[ta=uint8,tout=int32]': 'BatchMatMulV3 Tout ignored: mo\'s MatMul yields the operands\' '
@@ -716,12 +614,6 @@ _CASES = (
     + grid('dtype/SparseSegment', _sparse_segment, reduction=['Sum', 'Mean', 'SqrtN'],
            dtype=_FLOATS + list(INTS + UINTS), ids_dtype=[np.int32])
     + grid('dtype/move', _move, dtype=_FLOATS + list(INTS + UINTS) + [np.bool_])
-    + grid('dtype/index/reduce', _index_reduce, tidx=[np.int64])
-    + grid('dtype/index/shape', _index_shape, tidx=[np.int64])
-    + grid('dtype/index/dynamic_shape', _index_dynamic_shape, tidx=[np.int64])
-    + grid('dtype/index/gather', _index_gather, tindices=[np.int64])
-    + grid('dtype/index/misc', _index_misc, tidx=[np.int8, np.int16, np.int64, np.uint8])
-    + grid('dtype/index/sparse_segment', _index_sparse_segment, ids_dtype=[np.int64], tidx=[np.int64])
     + [_select_bool_const()]
     + grid('dtype/arith', _arith, dtype=_FLOATS + list(INTS + UINTS))
     + grid('dtype/TruncateDiv_float', _truncate_div_float, dtype=[np.float32, F64])
