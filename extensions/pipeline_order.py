@@ -311,6 +311,7 @@ MIDDLE = [
     'extensions.middle.bias_add.BiasAddChannelsFirst',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.matrix_inverse_lowering.MatrixInverseLowering',
+    'extensions.middle.tile_runtime_repeats.TileRuntimeRepeats',
     'extensions.middle.grouped_convolution.GroupedConvolution',
     'extensions.middle.empty_axes.ReduceEmptyAxes',
     'extensions.middle.empty_axes.SqueezeEmptyAxes',

@@ -197,7 +197,6 @@ KNOWN_FAILURES = {
     'test_tensorscatter': 'convert: The model has operations mo cannot convert: TensorScatter (ai.onnx, opset 24; 1 node: present_cache)',
     'test_tensorscatter_3d': 'convert: The model has operations mo cannot convert: TensorScatter (ai.onnx, opset 24; 1 node: present_cache)',
     'test_tensorscatter_circular': 'convert: The model has operations mo cannot convert: TensorScatter (ai.onnx, opset 24; 1 node: present_cache)',
-    'test_tile': 'compare: output "z": 40320 of 40320 elements differ (max abs diff 7.08144691873383e+31)',
     'test_unique_bfloat16_sorted_without_axis': 'convert: The model has operations mo cannot convert: Unique (ai.onnx, opset 28; 1 node: Y)',
     'test_unique_length_1': 'convert: The model has operations mo cannot convert: Unique (ai.onnx, opset 28; 1 node: Y)',
     'test_unique_not_sorted_without_axis': 'convert: The model has operations mo cannot convert: Unique (ai.onnx, opset 28; 1 node: Y)',

@@ -120,6 +120,13 @@ def _tile(multiples):
     return OpCase('', lambda x: tf.raw_ops.Tile(input=x, multiples=multiples), [In((2, 3))])
 
 
+def _tile_runtime(multiples):
+    """Multiples fed at run time (OpenVINO's CPU Tile gets those wrong on rank 4 along
+    three dimensions or more: mo broadcasts)."""
+    return OpCase('', lambda x, m: tf.raw_ops.Tile(input=x, multiples=m),
+                  [In((2, 3, 4, 5)), In((4,), np.int32, values=lambda rng, shape: np.array(multiples))])
+
+
 def _transpose(perm):
     return OpCase('', lambda x: tf.raw_ops.Transpose(x=x, perm=perm), [In((2, 3, 4))])
 
@@ -162,6 +169,7 @@ register(
     + grid('base/Squeeze', _squeeze, dims=[[], [0], [-2], [0, 2]])
     + grid('base/StridedSlice', _strided_slice, kind=sorted(_SLICES))
     + grid('base/Tile', _tile, multiples=[[1, 2], [3, 1], [2, 2]])
+    + grid('base/Tile_runtime', _tile_runtime, multiples=[[1, 2, 1, 1], [2, 2, 2, 2], [7, 6, 4, 2], [2, 0, 3, 1]])
     + grid('base/Transpose', _transpose, perm=[[1, 0, 2], [2, 0, 1], [0, 1, 2]])
     + grid('base/identity_like', _identity_like, op=['IdentityN', 'PreventGradient', 'Snapshot', 'StopGradient'])
     + [_no_op(), _placeholder_with_default()]
