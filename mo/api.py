@@ -21,14 +21,13 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from mo.pipeline.model_io import TensorInfo, ir_layer_count, model_io
-from mo.utils.error import Error
+from mo.utils.error import Error, UsageError
 from mo.back.ir.ir_types import element_type
 from mo.main import build_parser
 from mo.pipeline.convert import convert, options_from_args
 from mo.utils.file_utils import create_temporary
 from mo.pipeline import registry_of_commands
-from mo.front.tf.model_source import read_frozen_graph_def
-from mo.pipeline.summarize import format_summary
+from mo.pipeline.summarize import summarize_model
 
 __all__ = ['convert_model', 'save_model', 'transform_graph', 'summarize_graph', 'ConversionResult', 'TensorInfo']
 
@@ -139,8 +138,27 @@ def _argv(options: dict) -> list:
     return argv
 
 
+_FUNCTION_OF = {'convert': 'convert_model', 'transform': 'transform_graph', 'summarize': 'summarize_graph'}
+
+
+def _check_keywords(parser, command: str, options: dict) -> None:
+    """A keyword no option of ``command`` has is the caller's typo: name it as the keyword it is, with the closest
+    keywords (the CLI's message would name a flag the caller never wrote)."""
+    import argparse
+    import difflib
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    known = {flag[2:] for action in commands._actions for flag in action.option_strings if flag.startswith('--')}
+    for key in options:
+        if key not in known:
+            close = difflib.get_close_matches(key, sorted(known), n=3)
+            raise UsageError('mo.{}() got an unknown keyword argument "{}"', _FUNCTION_OF.get(command, command), key,
+                             hint='did you mean {}?'.format(' or '.join('"{}"'.format(c) for c in close))
+                             if close else 'the keywords are the long options of "mo {} --help"'.format(command))
+
+
 def _parse(command: str, options: dict):
     parser = build_parser(command)
+    _check_keywords(parser, command, options)
     try:
         return parser.parse_args([command] + _argv(options))
     except SystemExit as exc:  # argparse's own exit (e.g. a --help among the options)
@@ -243,17 +261,16 @@ def save_model(result: ConversionResult, path) -> Tuple[Path, Path]:
 def transform_graph(in_graph, out_graph, transforms: str, inputs: Sequence[str] = (), outputs: Sequence[str] = (),
                     **options) -> Path:
     """``mo transform``: apply the Graph Transform Tool ``transforms`` to ``in_graph`` and write ``out_graph``."""
+    options.setdefault('silent', True)  # a library call prints nothing on success
     args = _parse('transform', dict(options, in_graph=in_graph, out_graph=out_graph, transforms=transforms,
                                     inputs=list(inputs), outputs=list(outputs)))
     registry_of_commands(only=['transform'])['transform'].run(args)
     return Path(out_graph)
 
 
-def summarize_graph(in_graph, print_structure: bool = False, **options) -> str:
-    """``mo summarize``: summarize_graph's report of ``in_graph``, as text."""
+def summarize_graph(in_graph, print_structure: bool = False, **options):
+    """``mo summarize``: summarize_graph's report of ``in_graph``: a ``GraphSummary``, the text (a ``str``, printed
+    as the command prints it) with its facts as attributes (``inputs``, ``variables``, ``outputs``, parameter
+    counts, ``op_counts``)."""
     args = _parse('summarize', dict(options, in_graph=in_graph, print_structure=print_structure))
-    graph_def = read_frozen_graph_def(args.in_graph, args)
-    try:
-        return format_summary(graph_def, args.in_graph, args.print_structure)
-    except (ValueError, KeyError) as exc:
-        raise Error('Cannot summarize "{}": {}', args.in_graph, exc) from exc
+    return summarize_model(args.in_graph, args)

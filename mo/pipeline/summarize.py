@@ -13,7 +13,7 @@ from mo.front.tf import dtypes
 from mo.front.tf.attrs import decode_shape
 from mo.front.tf.node_def import parse_input
 from mo.utils.error import Error
-from mo.front.tf.model_source import add_source_arguments, read_frozen_graph_def
+from mo.front.tf.model_source import add_source_arguments
 from mo.front.tf.tensor import tensor_to_numpy
 
 HELP = "summarize a GraphDef: likely inputs and outputs, parameters, op types (TF's summarize_graph)"
@@ -69,16 +69,25 @@ def human_readable_num(value: int) -> str:
 
 def _node_info(node) -> str:
     dtype = node.attr['dtype'].type if 'dtype' in node.attr else dtypes.DT_INVALID
-    return '(name={}, type={}({}), shape={}) '.format(node.name, dtypes.tf_type_string(dtype), dtype,
-                                                      _shape_text(node))
+    shape = _shape_text(node) if node.op != 'Const' else _tensor_shape_text(node.attr['value'].tensor.tensor_shape)
+    return '(name={}, type={}({}), shape={}) '.format(node.name, dtypes.tf_type_string(dtype), dtype, shape)
+
+
+def _tensor_shape_text(tensor_shape) -> str:
+    """A Const's shape in the form of ``_shape_text`` (a variable frozen into a Const has no shape attribute)."""
+    return '[' + ','.join(str(d.size) for d in tensor_shape.dim) + ']'
 
 
 def _source_name(text: str) -> str:
     return parse_input(text, '')[0]
 
 
-def summarize(graph_def) -> dict:
-    """The facts ``mo summarize`` prints, computed from a GraphDef the way summarize_graph does."""
+def summarize(graph_def, frozen_variables=()) -> dict:
+    """The facts ``mo summarize`` prints, computed from a GraphDef the way summarize_graph does.
+
+    ``frozen_variables`` names the Consts that were variables of a SavedModel or checkpoint: they are
+    reported, and their elements counted, as variables."""
+    frozen_variables = set(frozen_variables)
     consumed, control_edges = set(), 0
     devices = Counter()
     for node in graph_def.node:
@@ -88,14 +97,14 @@ def summarize(graph_def) -> dict:
         if node.device:
             devices[node.device] += 1
     placeholders = [n for n in graph_def.node if n.op == 'Placeholder']
-    variables = [n for n in graph_def.node if n.op in ('Variable', 'VariableV2')]
+    variables = [n for n in graph_def.node if n.op in ('Variable', 'VariableV2') or n.name in frozen_variables]
     outputs = [n for n in graph_def.node if n.name not in consumed and n.op not in SUMMARIZE_NOT_OUTPUTS]
     const_params = variable_params = 0
     for node in graph_def.node:
         if node.op in ('Const', 'Variable', 'VariableV2') and 'value' in node.attr:
             tensor_shape = node.attr['value'].tensor.tensor_shape
             count = _elements(None if tensor_shape.unknown_rank else tuple(d.size for d in tensor_shape.dim))
-            if node.op == 'Const':
+            if node.op == 'Const' and node.name not in frozen_variables:
                 const_params += count
             else:
                 variable_params += count
@@ -129,10 +138,27 @@ def _benchmark_usage(inputs, outputs, path: str) -> list:
                 ','.join(n.name for n in outputs))]
 
 
-def format_summary(graph_def, path: str, print_structure: bool = False) -> str:
+class GraphSummary(str):
+    """summarize_graph's text (the ``str`` itself, printed as it is) with the facts behind it: ``inputs``,
+    ``variables`` and ``outputs`` (node names), ``const_parameters``, ``variable_parameters``,
+    ``control_edges`` and ``op_counts`` (``[(op, count)]``, most used first)."""
+
+    def __new__(cls, text: str, facts: dict):
+        summary = super().__new__(cls, text)
+        summary.inputs = [n.name for n in facts['inputs']]
+        summary.variables = [n.name for n in facts['variables']]
+        summary.outputs = [n.name for n in facts['outputs']]
+        for key in ('const_parameters', 'variable_parameters', 'control_edges', 'op_counts'):
+            setattr(summary, key, facts[key])
+        return summary
+
+
+def format_summary(graph_def, path: str, print_structure: bool = False, frozen_variables=None) -> GraphSummary:
     """The text summarize_graph prints for ``graph_def`` read from ``path``, line for line (its device
-    counts included, which it prints without line breaks)."""
-    info = summarize(graph_def)
+    counts included, which it prints without line breaks). ``frozen_variables`` (a list, possibly empty)
+    says the graph was frozen from the SavedModel or checkpoint at ``path``: it names the Consts that were
+    variables, and the benchmark suggestion freezes the model first (benchmark_model reads GraphDefs only)."""
+    info = summarize(graph_def, frozen_variables or ())
     lines = []
     inputs, variables, outputs = info['inputs'], info['variables'], info['outputs']
     lines.append('Found {} possible inputs: {}'.format(len(inputs), ''.join(_node_info(n) for n in inputs))
@@ -149,14 +175,35 @@ def format_summary(graph_def, path: str, print_structure: bool = False) -> str:
         node, text = info['invalid_inputs'][0]
         raise Error('Invalid graph: input "{}" of node "{}" refers to a node that does not exist', text, node)
     lines.append(devices + 'Op types used: ' + ', '.join('{} {}'.format(count, op) for op, count in info['op_counts']))
-    lines += _benchmark_usage(inputs + variables, outputs, path)
+    if frozen_variables is None:
+        lines += _benchmark_usage(inputs + variables, outputs, path)
+    else:
+        # the variables are constants of the frozen graph: benchmark_model feeds the inputs only
+        frozen_path = 'frozen_graph.pb'
+        lines.append('To freeze it into the GraphDef benchmark_model reads (the signature\'s inputs and outputs are '
+                     'the defaults):')
+        lines.append("mo transform --in_graph={} --out_graph={} --transforms='strip_unused_nodes'".format(
+            path, frozen_path))
+        lines += _benchmark_usage(inputs, outputs, frozen_path)
     if print_structure:
         for node in execution_order(graph_def):
             line = '{} ({}): [{}]'.format(node.name, node.op, ', '.join(node.input))
             if node.op == 'Const' and 'value' in node.attr:
                 line += ', value=' + tensor_debug_string(node.attr['value'].tensor)
             lines.append(line)
-    return '\n'.join(lines)
+    return GraphSummary('\n'.join(lines), info)
+
+
+def summarize_model(path: str, args) -> GraphSummary:
+    """The summary of the model at ``path`` (any form ``mo summarize --in_graph`` takes; ``args`` holds
+    ``print_structure`` and the SavedModel/checkpoint options)."""
+    from mo.pipeline.tool_model import ToolModel
+    model = ToolModel(path, args)
+    graph_def = model.graph_def()
+    try:
+        return format_summary(graph_def, path, args.print_structure, model.variables if model.frozen else None)
+    except (ValueError, KeyError) as exc:
+        raise Error('Cannot summarize "{}": {}', path, exc) from exc
 
 
 def execution_order(graph_def) -> list:
@@ -252,9 +299,5 @@ def tensor_debug_string(tensor_proto, max_entries: int = 3) -> str:
 
 
 def run(args) -> int:
-    graph_def = read_frozen_graph_def(args.in_graph, args)
-    try:
-        print(format_summary(graph_def, args.in_graph, args.print_structure))
-    except (ValueError, KeyError) as exc:
-        raise Error('Cannot summarize "{}": {}', args.in_graph, exc) from exc
+    print(summarize_model(args.in_graph, args))
     return 0

@@ -2,6 +2,7 @@
 import argparse
 import difflib
 import logging as log
+import os
 import time
 
 from mo.front.common.input_spec import split_port
@@ -11,7 +12,7 @@ from mo.transforms.transform_string import parse_transforms
 from mo.pipeline.runner import run_replacer
 from mo.utils.error import Error, UsageError
 from mo.utils.import_extensions import load_builtin, load_extensions, split_dirs
-from mo.front.tf.model_source import add_source_arguments, read_frozen_graph_def_and_contents
+from mo.front.tf.model_source import add_source_arguments
 from mo.back.tf.graphdef_writer import graph_to_graph_def, write_graph
 from mo.front.tf.graphdef_io import parse_graph_def_bytes
 from mo.front.tf.loader import graph_def_to_graph
@@ -50,6 +51,7 @@ def add_arguments(parser):
     parser.add_argument('--extensions', action='append', default=[], metavar='DIR[,DIR]',
                         help='directories with extra transforms')
     parser.add_argument('--report', metavar='FILE', help='write a JSON report of every transform run')
+    parser.add_argument('--silent', action='store_true', help='print nothing but errors')
     add_source_arguments(parser)  # a SavedModel or checkpoint is transformed frozen
 
 
@@ -147,11 +149,14 @@ def run(args) -> int:
     load_extensions(split_dirs(args.extensions), with_converter=False)
     parse_transforms(args.transforms)  # a malformed string fails before the model is read
     inputs, outputs = _names(args.inputs), _names(args.outputs)
-
-    def load():
-        graph_def, contents = read_frozen_graph_def_and_contents(args.in_graph, args, outputs)
-        return graph_def_to_graph(graph_def, Graph(), const_contents=contents)
-
+    from mo.pipeline.tool_model import ToolModel
+    model = ToolModel(args.in_graph, args, outputs)
+    if model.frozen:
+        # a SavedModel's or checkpoint's signature gives the inputs and outputs the user did not
+        inputs, outputs = inputs or model.inputs, outputs or model.outputs
+        log.info('[ mo ] {} frozen, its function calls inlined; inputs {}, outputs {}'.format(
+            args.in_graph, ','.join(inputs), ','.join(outputs)))
+    load = model.load
     graph = load()
     check_node_names(graph, inputs, '--inputs')
     check_node_names(graph, outputs, '--outputs')
@@ -161,5 +166,7 @@ def run(args) -> int:
     if args.report:
         write_report(args.report, report, {'seconds': round(time.perf_counter() - start, 6),
                                            'nodes': graph.number_of_nodes(), 'out_graph': args.out_graph})
-    log.info('[ mo ] {} nodes written to {}'.format(graph.number_of_nodes(), args.out_graph))
+    if not args.silent:
+        print('[ SUCCESS ] {} transform(s) applied in {:.2f} s: {} nodes written to {}'.format(
+            len(report), time.perf_counter() - start, graph.number_of_nodes(), os.path.abspath(args.out_graph)))
     return 0

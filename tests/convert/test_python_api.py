@@ -91,6 +91,23 @@ def test_errors_are_mo_error_with_the_cli_message(tmp_path):
     assert '[ ERROR ] {}'.format(info.value) in cli.stderr.splitlines()
     with pytest.raises(mo.Error):
         mo.convert_model(EXAMPLE, no_such_option=1)
+
+
+@pytest.mark.parametrize('call,expected', [
+    (lambda out: mo.convert_model(EXAMPLE, output_dir=out, inptu_shape=[1, 32, 32, 3]),
+     ('mo.convert_model() got an unknown keyword argument "inptu_shape"', 'did you mean "input_shape"')),
+    (lambda out: mo.transform_graph(EXAMPLE, out / 'x.pb', 'strip_unused_nodes', outptus=['Identity']),
+     ('mo.transform_graph() got an unknown keyword argument "outptus"', 'did you mean "outputs"?')),
+    (lambda out: mo.summarize_graph(EXAMPLE, print_structur=True),
+     ('mo.summarize_graph() got an unknown keyword argument "print_structur"', 'did you mean "print_structure"?')),
+])
+def test_a_misspelt_keyword_is_named_as_the_keyword_it_is(tmp_path, call, expected):
+    with pytest.raises(mo.Error) as info:
+        call(tmp_path)
+    message, hint = expected
+    assert str(info.value) == message
+    assert info.value.hint.startswith(hint)
+    assert not list(tmp_path.iterdir())
     with pytest.raises(mo.Error):
         mo.convert_model(object())
 
@@ -102,6 +119,8 @@ def test_transform_and_summarize_mirror_the_commands(tmp_path):
                '--outputs', 'Identity', '--transforms', 'strip_unused_nodes fold_constants')
     assert cli.returncode == 0, cli.stderr
     assert out.read_bytes() == (tmp_path / 'cli.pb').read_bytes()
+    # the command says what it did; the library call is silent
+    assert cli.stdout.startswith('[ SUCCESS ] 2 transform(s) applied in ') and str(tmp_path / 'cli.pb') in cli.stdout
     text = mo.summarize_graph(EXAMPLE)
     cli = _cli('summarize', '--in_graph', EXAMPLE)
     assert text.strip() == cli.stdout.strip()
