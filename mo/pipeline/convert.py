@@ -32,7 +32,9 @@ def add_arguments(parser):
     parser.add_argument('--input_model', '-m', help='the model: a SavedModel directory, a frozen GraphDef (.pb or '
                                                     '.pbtxt), a .meta MetaGraphDef, or a GraphDef with '
                                                     '--input_checkpoint')
-    parser.add_argument('--output_dir', '-o', default='.', help='directory for NAME.xml and NAME.bin')
+    parser.add_argument('--output_dir', '-o', default=None,
+                        help='directory for NAME.xml and NAME.bin (default: the current directory; with --dump_ops, '
+                             'no IR is written unless it is given)')
     parser.add_argument('--model_name', '-n', help='NAME of the IR files (default: the model file name)')
     parser.add_argument('--input', help='inputs: name[shape]{type}->value, comma-separated')
     parser.add_argument('--input_shape', help='shapes of the inputs, e.g. [1,224,224,3],[1,10]')
@@ -87,7 +89,8 @@ def add_arguments(parser):
         parser.add_argument(flag, metavar='VALUE', help='not supported: ' + why)
     parser.add_argument('--dump_ops', choices=sorted(DUMP_POINTS), metavar='PHASE',
                         help='print every node\'s op, type and name when PHASE starts (load: as extracted; front, '
-                             'middle, back: what that phase\'s replacers match), then go on converting')
+                             'middle, back: what that phase\'s replacers match), then go on converting (the IR is '
+                             'written only with --output_dir)')
     # preprocessing in the IR (extensions/load/preprocessing.py), the Model Optimizer's flags
     parser.add_argument('--mean_values', metavar='VALUES', help='subtract per channel: [123,117,104] for every '
                                                                  'input, or name[123,117,104],...')
@@ -187,8 +190,10 @@ def convert(options: dict):
     if framework == 'onnx' and options.get('graph_def_bytes') is not None:
         options['onnx_model'] = options.pop('graph_def_bytes')
     load_extensions(split_dirs(options.get('extensions')), with_transforms=False)
+    # --dump_ops looks at the graph: an IR in the current directory would be a surprise
+    write = bool(options.get('output_dir')) or not options.get('dump_ops')
     output_dir = options.get('output_dir') or '.'
-    if not options.get('tensorflow_custom_operations_config_update'):
+    if write and not options.get('tensorflow_custom_operations_config_update'):
         _check_output_dir(output_dir)
     model_name = options.get('model_name') or _default_model_name(options)
     graph = Graph(cmd_params=options, source_format=framework, layout=LAYOUTS[framework])
@@ -213,8 +218,10 @@ def convert(options: dict):
         meta = {'cli_parameters': {k: _option_text(options.get(k)) for k in RECORDED_OPTIONS
                                    if options.get(k) not in (None, False, [], '')},
                 'compress_to_fp16': bool(options.get('compress_to_fp16'))}
-        progress.message('writing the IR')
-        xml_path, bin_path = write_ir(graph, output_dir, model_name, meta)
+        xml_path = bin_path = None
+        if write:
+            progress.message('writing the IR')
+            xml_path, bin_path = write_ir(graph, output_dir, model_name, meta)
     except Exception as exc:
         if options.get('report'):  # what ran, and where it stopped
             write_report(options['report'], steps, {'seconds': round(time.perf_counter() - start, 6),
@@ -229,6 +236,8 @@ def convert(options: dict):
         write_report(options['report'], steps, {'seconds': round(time.perf_counter() - start, 6),
                                                 'xml': xml_path, 'bin': bin_path,
                                                 'nodes': graph.number_of_nodes()}, body_reports(graph))
+    if not write:
+        log.warning('--dump_ops without --output_dir: no IR written')
     return graph, xml_path, bin_path, steps
 
 

@@ -139,3 +139,22 @@ def test_cli_prints_a_readable_summary_and_reports_failures(tmp_path):
     summary = json.loads(report.read_text())['summary']
     assert 'cannot take the shape' in summary['error'] and summary['failed_in'].endswith('PartialInfer')
     assert not (tmp_path / 'bad').exists() or not list((tmp_path / 'bad').iterdir())
+
+
+def test_output_port_the_op_does_not_have(tmp_path):
+    cli = _cli('convert', '--input_model', EXAMPLE, '--output_dir', tmp_path / 'out', '--output', 'Identity:1')
+    assert cli.returncode == 2
+    assert cli.stderr.splitlines() == ['[ ERROR ] --output: node "Identity" (Identity) has 1 output, so "Identity:1" '
+                                       'names none', '[ ERROR ] Hint: its outputs are "Identity:0"']
+    assert not (tmp_path / 'out').exists() or not list((tmp_path / 'out').iterdir())
+
+
+def test_dump_ops_writes_an_ir_only_into_a_given_directory(tmp_path):
+    cli = subprocess.run([sys.executable, '-m', 'mo', 'convert', '--input_model', str(EXAMPLE), '--dump_ops', 'front'],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env=dict(__import__('os').environ, PYTHONPATH=str(ROOT)))
+    assert cli.returncode == 0, cli.stderr
+    assert 'Parameter\tParameter\tinput' in cli.stdout and 'no IR written' in cli.stderr
+    assert not list(tmp_path.iterdir())
+    cli = _cli('convert', '--input_model', EXAMPLE, '--dump_ops', 'front', '--output_dir', tmp_path / 'ir')
+    assert cli.returncode == 0 and (tmp_path / 'ir' / 'small_cnn.xml').exists()

@@ -211,3 +211,29 @@ def test_truncated_saved_model_proto(model, tmp_path):
     proto_file.write_bytes(proto_file.read_bytes()[:1000])
     line = _fails(tmp_path, '--input_model', model)
     assert str(proto_file) in line and 'truncated or corrupt' in line
+
+
+def test_checkpoint_directory_means_its_latest_checkpoint(pristine, tmp_path):
+    """--input_checkpoint DIR reads the checkpoint DIR's state file names; without a state file, DIR's only
+    checkpoint; with several and no state file, an error listing their prefixes."""
+    source = os.path.dirname(pristine['checkpoint'])
+    directory = tmp_path / 'checkpoints'
+    shutil.copytree(source, directory)
+    graph = directory / 'graph.pb'
+    code, out, err = run_mo('convert', '--input_model', graph, '--input_checkpoint', directory,
+                            '--output_dir', tmp_path / 'with_state')
+    assert code == 0, err
+    os.remove(directory / 'checkpoint')  # TF's state file: the latest checkpoint's prefix
+    code, out, err = run_mo('convert', '--input_model', graph, '--input_checkpoint', directory,
+                            '--output_dir', tmp_path / 'only_one')
+    assert code == 0, err
+    assert (tmp_path / 'with_state' / 'graph.xml').read_bytes() == (tmp_path / 'only_one' / 'graph.xml').read_bytes()
+    for name in os.listdir(directory):
+        if name.startswith('model.') and not name.endswith('.meta'):
+            shutil.copy(directory / name, directory / name.replace('model.', 'other.'))
+    code, out, err = run_mo('convert', '--input_model', graph, '--input_checkpoint', directory,
+                            '--output_dir', tmp_path / 'two')
+    assert code == 2
+    assert error_lines(err) == ['[ ERROR ] --input_checkpoint "{}" is a directory of 2 checkpoints; name one'.format(
+        directory)]
+    assert not (tmp_path / 'two').exists() or not list((tmp_path / 'two').iterdir())

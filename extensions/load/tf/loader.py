@@ -8,7 +8,7 @@ from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_by
 from mo.front.common.input_spec import input_specs, parse_output
 from mo.front.tf.loader import graph_def_to_graph
 from mo.front.tf.node_def import parse_input as parse_node_input
-from mo.front.tf.op_signatures import output_arg_table
+from mo.front.tf.op_signatures import output_arg_offsets, output_arg_table
 from mo.front.tf.wire import const_contents
 from mo.graph.graph import Graph, Node
 from mo.ops.result import Result
@@ -189,6 +189,7 @@ class TFInputsOutputs(LoadReplacementPattern):
         outputs = parse_output(params.get('output') or '')
         for name, port in outputs:
             node = find_op_node(graph, name, '--output')
+            _check_output_port(graph, node, port)
             node['is_output_port'] = sorted(set(node.soft_get('is_output_port', None) or []) | {port or 0})
         if outputs:
             graph.graph['explicit_outputs'] = [(find_op_node(graph, n, '--output').id, p or 0) for n, p in outputs]
@@ -223,6 +224,25 @@ class TFInputsOutputs(LoadReplacementPattern):
             target['user_dtype'] = spec.dtype
         if spec.value is not None:
             target['user_value'] = spec.value
+
+
+def _check_output_port(graph: Graph, node: Node, port) -> None:
+    """``--output name:port`` must name an output the node's op has (TF's registry numbers them)."""
+    pb = node.soft_get('pb', None)
+    if not port or pb is None:
+        return
+    library = graph.graph.get('tf_library')
+    functions = {f.signature.name: f for f in library.function} if library is not None else {}
+    try:
+        count = sum(n for _, n in output_arg_offsets(pb, functions, '--output').values())
+    except Error:
+        return  # an op mo does not know: the conversion reports it
+    if port >= count:
+        name = node.soft_get('name', node.id)
+        raise UsageError('--output: node "{}" ({}) has {} output{}, so "{}:{}" names none', name, pb.op, count,
+                         '' if count == 1 else 's', name, port,
+                         hint='its outputs are {}'.format(', '.join(
+                             '"{}:{}"'.format(name, k) for k in range(count))) if count else None)
 
 
 def _reads_a_frozen_variable(graph: Graph, node_id, data) -> bool:

@@ -113,6 +113,8 @@ def load(params: dict):
     """The ``FrozenModel`` the options describe, or None for a frozen GraphDef (the usual reader)."""
     saved_model_dir, meta_graph = params.get('saved_model_dir'), params.get('input_meta_graph')
     model, checkpoint = params.get('input_model'), params.get('input_checkpoint')
+    if checkpoint:
+        checkpoint = checkpoint_prefix(checkpoint)
     given = [flag for flag, value in (('--input_model', model), ('--saved_model_dir', saved_model_dir),
                                       ('--input_meta_graph', meta_graph)) if value]
     if len(given) > 1:
@@ -150,7 +152,7 @@ def load(params: dict):
         except Error as exc:  # a MetaGraphDef under another name?
             with open(model, 'rb') as f:
                 return load_other_message(params, f.read(), exc)
-        return _saved_model().load_graph_with_checkpoint(graph_def, _checkpoint_prefix(checkpoint),
+        return _saved_model().load_graph_with_checkpoint(graph_def, checkpoint,
                                                          _outputs(params))
     return None
 
@@ -179,18 +181,48 @@ def load_other_message(params: dict, data: bytes, error: Error):
     model = params['input_model']
     kind = kind_of_message(data)
     if kind == META_GRAPH:
-        return _saved_model().load_meta_graph(model, params.get('input_checkpoint'), _outputs(params))
+        checkpoint = params.get('input_checkpoint')
+        return _saved_model().load_meta_graph(model, checkpoint and checkpoint_prefix(checkpoint), _outputs(params))
     if kind == SAVED_MODEL:
         raise Error('"{}" is a SavedModel, whose variables live beside it as variables/; convert its directory '
                     'with --saved_model_dir DIR', model) from None
     raise error
 
 
-def _checkpoint_prefix(path: str) -> str:
-    for suffix in ('.index',):
-        if path.endswith(suffix):
-            return path[:-len(suffix)]
-    return path
+def checkpoint_prefix(path: str) -> str:
+    """The checkpoint prefix ``--input_checkpoint`` means: the prefix itself, its ``.index`` file, or a directory
+    holding checkpoints (the one its ``checkpoint`` file names as the latest, else its only one)."""
+    if path.endswith('.index'):
+        return path[:-len('.index')]
+    if not os.path.isdir(path):
+        return path
+    latest = _latest_checkpoint(path)
+    if latest is not None:
+        return latest
+    prefixes = sorted(name[:-len('.index')] for name in os.listdir(path) if name.endswith('.index'))
+    if len(prefixes) == 1:
+        return os.path.join(path, prefixes[0])
+    if not prefixes:
+        raise UsageError('--input_checkpoint "{}" is a directory without a checkpoint (no PREFIX.index file in it)',
+                         path)
+    raise UsageError('--input_checkpoint "{}" is a directory of {} checkpoints; name one', path, len(prefixes),
+                     hint='give its prefix: {}'.format(', '.join(os.path.join(path, p) for p in prefixes)))
+
+
+def _latest_checkpoint(directory: str):
+    """The prefix the ``checkpoint`` state file of ``directory`` names (``model_checkpoint_path: "..."``), if it
+    names one whose index exists."""
+    state = os.path.join(directory, 'checkpoint')
+    if not os.path.isfile(state):
+        return None
+    import re
+    with open(state, encoding='utf-8', errors='replace') as f:
+        match = re.search(r'^model_checkpoint_path:\s*"((?:[^"\\]|\\.)*)"', f.read(), re.MULTILINE)
+    if match is None:
+        return None
+    prefix = match.group(1).encode().decode('unicode_escape')
+    prefix = prefix if os.path.isabs(prefix) else os.path.join(directory, prefix)
+    return prefix if os.path.isfile(prefix + '.index') else None
 
 
 def add_source_arguments(parser):
