@@ -330,6 +330,7 @@ BACK = [
     'extensions.back.LegacyOpsLowering.PowerLowering',
     'mo.utils.anchors.BackFinish',
     'extensions.back.constant_folding.FinalConstantFolding',
+    'extensions.back.signature_names.SignatureTensorNames',
 ]
 
 for _steps in (LOAD, FRONT, MIDDLE, BACK):

@@ -49,11 +49,35 @@ def test_keras_cnn_export(models, tmp_path):
     _check_signature(xml, models['cnn'])
     import openvino as ov
     model = ov.Core().read_model(str(xml))
-    names = model.inputs[0].get_names()
-    # the signature's name and the graph's tensor name (Keras numbers its tensors per process)
+    # the signature's keys only, as ovc names them: get_any_name() is the key users know
     signature_name, = signature_specs(models['cnn'], 'serving_default')
-    assert signature_name in names and 'serving_default_{}:0'.format(signature_name) in names
-    assert {'output_0', 'StatefulPartitionedCall_1:0'} <= model.outputs[0].get_names()
+    assert model.inputs[0].get_names() == {signature_name}
+    assert model.outputs[0].get_names() == {'output_0', 'output_0:0'}
+    assert model.inputs[0].get_any_name() == signature_name and model.outputs[0].get_any_name() == 'output_0'
+
+
+def test_names_on_saved_models_are_the_signature_names(models, tmp_path):
+    """What a user sees of a SavedModel's inputs and outputs is the signature's keys: the printed summary, and
+    the hints of --input/--output errors (did-you-mean among the keys, the keys themselves, a Keras layer's
+    scope)."""
+    code, out, err = run_mo('convert', '--input_model', models['module'], '--output_dir', tmp_path / 'ok')
+    assert code == 0, err
+    assert '[ INFO ] Input:  x [?,5] float32' in out.splitlines()
+    assert {line.split()[4] for line in out.splitlines() if line.startswith('[ INFO ] Output:')} == {'hidden', 'scores'}
+    for args, hint in [(('--input', 'y'), 'Hint: the signature\'s inputs are "x"'),
+                       (('--output', 'score'), 'Hint: did you mean "scores"?'),
+                       (('--output', 'logits'), 'Hint: the signature\'s outputs are "hidden", "scores"')]:
+        code, out, err = run_mo('convert', '--input_model', models['module'], '--output_dir', tmp_path / 'bad', *args)
+        assert code == 2 and err.splitlines()[-1] == '[ ERROR ] ' + hint, err
+    code, out, err = run_mo('convert', '--input_model', models['two_inputs'], '--output_dir', tmp_path / 'bad',
+                            '--output', 'concatenate')
+    assert code == 2
+    assert err.splitlines()[-1].startswith('[ ERROR ] Hint: the ops of scope "concatenate" (a Keras layer?) give '
+                                           'their result at "'), err
+    layer_output = err.splitlines()[-1].split('"')[3]
+    code, out, err = run_mo('convert', '--input_model', models['two_inputs'], '--output_dir', tmp_path / 'cut',
+                            '--output', layer_output)
+    assert code == 0, err
 
 
 def test_keras_two_inputs_with_legacy_flag(models, tmp_path):
@@ -171,5 +195,5 @@ def test_tf1_signature_input_inside_the_graph(tmp_path):
     xml = _convert(tmp_path / 'out', '--input_model', directory)
     import openvino as ov
     model = ov.Core().read_model(str(xml))
-    assert len(model.inputs) == 1 and {'product', 'MatMul:0'} <= model.inputs[0].get_names()
+    assert len(model.inputs) == 1 and model.inputs[0].get_names() == {'product', 'product:0'}  # the key only
     _check_signature(xml, directory)

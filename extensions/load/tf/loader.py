@@ -37,18 +37,65 @@ _is_tf = for_framework('tf')
 
 
 def find_op_node(graph: Graph, name: str, option: str) -> Node:
-    """The op node called ``name``; an Error with close matches when there is none."""
+    """The op node called ``name`` (or a SavedModel signature's input or output named so); an Error with close
+    matches when there is none, or else with the names the option can take."""
     node = graph.get_node_by_name(name)
     if node is not None:
         return node
-    signature_node = (graph.graph.get(SIGNATURE_NAMES) or {}).get(name)
+    signature = graph.graph.get(SIGNATURE_NAMES) or {}
+    signature_node = signature.get(name)
     if signature_node is not None and signature_node in graph:
         return Node(graph, signature_node)
-    names = [d.get('name', n) for n, d in graph.nodes(data=True) if d.get('kind') == 'op']
     import difflib  # only on this error path
-    close = difflib.get_close_matches(name, names, n=3)
-    raise UsageError('{}: the model has no node "{}"', option, name,
-                     hint='did you mean {}?'.format(', '.join('"{}"'.format(c) for c in close)) if close else None)
+    names = [d.get('name', n) for n, d in graph.nodes(data=True) if d.get('kind') == 'op']
+    close = difflib.get_close_matches(name, list(dict.fromkeys(list(signature) + names)), n=3)
+    scope_outputs = _scope_outputs(graph, name)
+    if scope_outputs:  # a Keras layer's name: its ops are in a scope of that name
+        hint = 'the ops of scope "{}" (a Keras layer?) give their result at {}'.format(
+            name, ', '.join('"{}"'.format(c) for c in scope_outputs[:3]))
+    elif close:
+        hint = 'did you mean {}?'.format(', '.join('"{}"'.format(c) for c in close))
+    else:
+        hint = _valid_names_hint(graph, signature, option)
+    raise UsageError('{}: the model has no node "{}"', option, name, hint=hint)
+
+
+def _scope_outputs(graph: Graph, scope: str) -> list:
+    """The names of the nodes of scope ``scope`` (a component of their names) whose output leaves the scope: where
+    a Keras layer of that name gives its result."""
+    import re
+    scope_pattern = re.compile(re.escape(scope) + r'(_\d+)?')  # Keras 3 traces a layer "probs" as "probs_1"
+
+    def in_scope(node_id):
+        parts = str(graph.nodes[node_id].get('name', node_id)).split('/')[:-1]
+        return any(scope_pattern.fullmatch(part) for part in parts)
+    members = [n for n, d in graph.nodes(data=True) if d.get('kind') == 'op' and d.get('op') != 'Const' and
+               in_scope(n)]  # a layer's weights are read by its ops, not its result
+    outputs = {n for n, _ in graph.graph.get('explicit_outputs') or ()}
+    return [graph.nodes[n].get('name', n) for n in members
+            if n in outputs or any(not in_scope(dst) for _, dst, d in graph.out_edges(n, data=True)
+                                   if not d.get('control_flow_edge'))]
+
+
+def _valid_names_hint(graph: Graph, signature: dict, option: str):
+    """What ``--input``/``--output`` may name, most useful first: the signature's keys, else the graph's
+    Placeholders or outputs (any node may be named; these are the usual ones)."""
+    placeholders = {n.id for n in graph.get_op_nodes(op='Placeholder')}
+    if signature:
+        keys = sorted(key for key, node in signature.items() if (node in placeholders) == (option == '--input'))
+        if keys:
+            return 'the signature\'s {} are {}'.format('inputs' if option == '--input' else 'outputs',
+                                                      ', '.join('"{}"'.format(k) for k in keys))
+    if option == '--input':
+        candidates = sorted(Node(graph, n).soft_get('name', n) for n in placeholders)
+    else:
+        candidates = [Node(graph, n).soft_get('name', n) for n, _ in graph.graph.get('explicit_outputs') or ()]
+        candidates = candidates or sorted(Node(graph, n).soft_get('name', n) for n, d in graph.nodes(data=True)
+                                          if d.get('kind') == 'op' and _is_model_output(graph, n))
+    if not candidates:
+        return None
+    shown = ', '.join('"{}"'.format(c) for c in candidates[:10]) + (', ...' if len(candidates) > 10 else '')
+    return 'the model\'s {} are {}'.format('inputs' if option == '--input' else 'outputs', shown)
 
 
 def output_ports(node: Node) -> list:
@@ -168,6 +215,9 @@ class TFLoader(LoadReplacementPattern):
                     Node(graph, name).out_port(port).add_tensor_names(names)
                 graph.graph.setdefault(SIGNATURE_NAMES, {}).update(
                     (alias, name) for port, names in ports.items() if port == 0 for alias in names if ':' not in alias)
+        for name in frozen.outputs or ():  # a signature output's Identity is named by its key (unless taken)
+            if name in graph and frozen.aliases.get(name) is not None and not name.endswith('/signature_output'):
+                graph.graph.setdefault(SIGNATURE_NAMES, {}).setdefault(name, name)
         if frozen.outputs and not _params(graph).get('output'):
             graph.graph['explicit_outputs'] = [(name, 0) for name in frozen.outputs]
         self.match_count = graph.graph['source_nodes'] = graph.number_of_nodes()
