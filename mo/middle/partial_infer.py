@@ -53,6 +53,9 @@ def infer_node(node: Node):
     try:
         infer(node)
     except Error as exc:
+        given = user_shapes_upstream(node)
+        if given:
+            raise Error('{} does not fit the model: {}: {}', given, _model_node_text(node), _reason(node, exc)) from exc
         raise Error('Shape inference failed for "{}" ({}): {}', node.soft_get('name', node.id),
                     node.soft_get('op'), exc) from exc
     except Exception as exc:
@@ -62,6 +65,55 @@ def infer_node(node: Node):
                     node.soft_get('name', node.id), node.soft_get('op'), shapes, type(exc).__name__, exc) from exc
     _propagate_data_types(node)
     node['need_shape_inference'] = False
+
+
+def user_shapes_upstream(node: Node) -> str:
+    """The shapes the user gave (--input, --input_shape) to the inputs that ``node`` computes from, as the user gave
+    them, e.g. ``The shape [1,64,64] given for input "image" (NHWC, as the model takes it)``; '' when none."""
+    graph, seen, queue, given = node.graph, {node.id}, [node.id], []
+    while queue:
+        for source in graph.predecessors(queue.pop()):
+            if source not in seen:
+                seen.add(source)
+                queue.append(source)
+                attrs = graph.nodes[source]
+                if attrs.get('kind') == 'op' and attrs.get('user_shape') is not None:
+                    given.append(attrs)
+    if not given:
+        return ''
+    layout = graph.graph.get('layout')
+    layout_text = ' ({}, as the model takes it)'.format(
+        'channels-last: NHWC for images' if layout == 'NHWC' else 'channels-first: NCHW for images') \
+        if layout in ('NHWC', 'NCHW') else ''
+    parts = ['[{}] given for input "{}"'.format(','.join(str(int(d)) for d in attrs['user_shape']),
+                                                 attrs.get('name')) for attrs in given]
+    return 'The shape{} {}{}'.format('s' if len(parts) > 1 else '', ' and '.join(parts), layout_text)
+
+
+def _reason(node: Node, exc: Error) -> str:
+    """Why ``node`` failed, in the model's terms: a layout Transpose fails only on a tensor of another rank than the
+    channels-last op it stands for takes."""
+    if node.has_valid('layout_transpose_of') and node.in_port(1).data.get_value() is not None:
+        shape = node.in_port(0).data.get_shape()
+        rank = len(node.in_port(1).data.get_value())
+        if shape is not None and len(shape) != rank:
+            return 'it takes a {}-D channels-last tensor and gets one of shape [{}]'.format(
+                rank, ','.join(str(int(d)) for d in shape))
+    return str(exc)
+
+
+def _model_node_text(node: Node) -> str:
+    """The model's node that could not take the shapes: a layout Transpose mo put around a channels-last op stands
+    for that op, whose own shapes mo handles channels-first."""
+    name = node.soft_get('layout_transpose_of', None) or node.soft_get('name', node.id)
+    op = node.graph.get_node_by_name(name) if node.has_valid('layout_transpose_of') else node
+    op = op if op is not None else node
+    pb = op.soft_get('pb', None)
+    op_type = getattr(pb, 'op', None) or getattr(pb, 'op_type', None) or op.soft_get('op')  # the framework's op
+    text = 'node "{}" ({}) cannot take it'.format(name, op_type)
+    if op.soft_get('source_layout', None) not in (None, 'NCHW') and not node.has_valid('layout_transpose_of'):
+        text += ' (mo holds its shapes channels-first)'
+    return text
 
 
 def _propagate_data_types(node: Node):

@@ -158,3 +158,26 @@ def test_dump_ops_writes_an_ir_only_into_a_given_directory(tmp_path):
     assert not list(tmp_path.iterdir())
     cli = _cli('convert', '--input_model', EXAMPLE, '--dump_ops', 'front', '--output_dir', tmp_path / 'ir')
     assert cli.returncode == 0 and (tmp_path / 'ir' / 'small_cnn.xml').exists()
+
+
+@pytest.mark.parametrize('option,value,expected', [
+    ('--input_shape', '[1,64,64]',
+     '[ ERROR ] The shape [1,64,64] given for input "input" (channels-last: NHWC for images, as the model takes it) '
+     'does not fit the model: node "small_cnn_1/conv1_1/convolution" (Convolution) cannot take it: it takes a 4-D '
+     'channels-last tensor and gets one of shape [1,64,64]'),
+    ('--input', 'input[1,32,32,4]',
+     '[ ERROR ] The shape [1,32,32,4] given for input "input" (channels-last: NHWC for images, as the model takes it) '
+     'does not fit the model: node "small_cnn_1/conv1_1/convolution" (Convolution) cannot take it (mo holds its '
+     'shapes channels-first): Convolution "small_cnn_1/conv1_1/convolution": weights of shape [16, 3, 3, 3] do not '
+     'fit data of shape [1, 4, 32, 32]'),
+    ('--input', 'input[1,30,30,3]',
+     '[ ERROR ] The shape [1,30,30,3] given for input "input" (channels-last: NHWC for images, as the model takes it) '
+     'does not fit the model: node "small_cnn_1/flatten_1/Reshape" (Reshape) cannot take it: Reshape '
+     '"small_cnn_1/flatten_1/Reshape": an input of shape [1, 7, 7, 32] cannot take the shape [1, 2048]'),
+])
+def test_a_shape_the_model_cannot_take_is_named_as_the_user_gave_it(tmp_path, option, value, expected):
+    """The error names the user's input with the shape as given and its layout, and the model's node that could
+    not take it (not mo's layout Transposes)."""
+    cli = _cli('convert', '--input_model', EXAMPLE, '--output_dir', tmp_path / 'out', option, value)
+    assert cli.returncode == 1
+    assert cli.stderr.splitlines()[0] == expected

@@ -127,11 +127,13 @@ class NHWCToNCHW(FrontReplacementPattern):
             _reorder_weights(graph, node, 1, node.tf_weights, rank)
             node['tf_weights'] = None
         if channels_last:
+            # errors name the node and its layout as the model has them, not mo's channels-first view
+            node['source_layout'] = node.soft_get('layout')
             before = create_op_node_with_second_input(graph, Transpose, to_channels_first(rank),
-                                                      {'name': name + '/to_NCHW'})
+                                                      {'name': name + '/to_NCHW', 'layout_transpose_of': name})
             node.in_port(0).get_connection().insert_node(before)
             after = create_op_node_with_second_input(graph, Transpose, to_channels_last(rank),
-                                                     {'name': name + '/to_NHWC'})
+                                                     {'name': name + '/to_NHWC', 'layout_transpose_of': name})
             names = node.out_port(0).get_tensor_names()
             node.out_port(0).get_connection().insert_node(after)
             if names:  # the TF tensor name now means the channels-last result
