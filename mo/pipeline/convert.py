@@ -5,7 +5,9 @@ import logging as log
 import os
 import time
 
-from mo.graph.graph import Graph
+import numpy as np
+
+from mo.graph.graph import Graph, Node
 from mo.utils.class_registration import pipeline
 from mo.pipeline.runner import apply_replacements
 from mo.utils.error import Error, UsageError
@@ -318,12 +320,46 @@ def _check_output_dir(output_dir: str):
         raise Error('The output directory "{}" is not writable', output_dir)
 
 
+def _is_dynamic(shape) -> bool:
+    return shape is None or any(int(d) < 0 for d in np.ravel(shape))
+
+
 def _check_static(graph: Graph):
+    """--static_shape: every tensor's shape is known. A dynamic one is blamed on the inputs only when an input is
+    dynamic; otherwise the error names the op that makes a dynamic shape from static ones, which mo cannot infer
+    further (OpenVINO may still, when it compiles the IR)."""
+    dynamic_inputs = [n for n in graph.get_op_nodes(type='Parameter') if _is_dynamic(n.soft_get('shape', None))]
     for node_id, data in graph.nodes(data=True):
         shape = data.get('shape') if data.get('kind') == 'data' else None
-        if shape is not None and any(int(d) < 0 for d in shape):
-            raise Error('--static_shape: tensor "{}" has a dynamic shape {}; give input shapes with --input',
-                        node_id, [int(d) for d in shape])
+        if shape is None or not _is_dynamic(shape):
+            continue
+        shape = [int(d) for d in shape]
+        tensor = (data.get('tensor_names') or [node_id])[0]
+        if dynamic_inputs:
+            first = dynamic_inputs[0]
+            raise Error('--static_shape: tensor "{}" has a dynamic shape {}: input "{}" has the shape {}', tensor,
+                        shape, (first.out_port(0).get_tensor_names() or [first.soft_get('name', first.id)])[0],
+                        [int(d) for d in np.ravel(dynamic_inputs[0].shape)],
+                        hint='give every input a static shape with --input NAME[SHAPE]')
+        origin = _dynamic_origin(graph, node_id)
+        raise Error('--static_shape: tensor "{}" has a dynamic shape {} although every input is static: "{}" ({}) '
+                    'makes it from static shapes, and mo infers no further there', tensor, shape,
+                    origin.soft_get('name', origin.id), origin.soft_get('type', None) or origin.soft_get('op'),
+                    hint='convert without --static_shape; OpenVINO infers the shapes it can when it compiles the IR')
+
+
+def _dynamic_origin(graph: Graph, data_id) -> Node:
+    """The op upstream of data node ``data_id`` that gives a dynamic shape from inputs that all have static ones."""
+    op = Node(graph, next(iter(graph.predecessors(data_id))))
+    while True:
+        dynamic = [d for d in graph.predecessors(op.id)
+                   if graph.nodes[d].get('kind') == 'data' and _is_dynamic(graph.nodes[d].get('shape'))]
+        if not dynamic:
+            return op
+        producers = list(graph.predecessors(dynamic[0]))
+        if not producers:
+            return op
+        op = Node(graph, producers[0])
 
 
 def run(args) -> int:

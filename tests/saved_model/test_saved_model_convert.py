@@ -197,3 +197,24 @@ def test_tf1_signature_input_inside_the_graph(tmp_path):
     model = ov.Core().read_model(str(xml))
     assert len(model.inputs) == 1 and model.inputs[0].get_names() == {'product', 'product:0'}  # the key only
     _check_signature(xml, directory)
+
+
+def test_static_shape_says_what_stays_dynamic_and_why(tmp_path):
+    """--static_shape blames the inputs only when one of them is dynamic; with every input static, it names the op
+    mo infers no further through (a Keras LSTM's loop, whose stacked outputs grow per iteration)."""
+    import keras
+    keras.utils.set_random_seed(3)
+    model = keras.Sequential([keras.Input((10, 8)), keras.layers.LSTM(4, return_sequences=True),
+                              keras.layers.Dense(2)])
+    model.export(str(tmp_path / 'lstm'), verbose=False)
+    name, = signature_specs(tmp_path / 'lstm', 'serving_default')
+    code, out, err = run_mo('convert', '--input_model', tmp_path / 'lstm', '--output_dir', tmp_path / 'a',
+                            '--static_shape')
+    assert code == 1
+    assert err.splitlines()[0].endswith('has a dynamic shape [-1, 10, 8]: input "{}" has the shape [-1, 10, 8]'.format(
+        name)), err
+    code, out, err = run_mo('convert', '--input_model', tmp_path / 'lstm', '--output_dir', tmp_path / 'b',
+                            '--input', '{}[1,10,8]'.format(name), '--static_shape')
+    assert code == 1  # mo does not infer how far the loop's stacked outputs grow (OpenVINO does, when it compiles)
+    assert 'although every input is static' in err and '(Loop) makes it from static shapes' in err, err
+    assert 'give input shapes' not in err
