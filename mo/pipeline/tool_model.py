@@ -10,6 +10,7 @@ functions still called (a loop's or a conditional's bodies); the save and restor
 from typing import List, Optional
 
 from extensions.load.tf.function_inlining import inline_functions
+from mo.back.tf.graphdef_writer import graph_to_graph_def
 from mo.front.tf.loader import graph_def_to_graph
 from mo.front.tf.model_source import load, load_other_message
 from mo.front.tf.graphdef_io import read_graph_def_and_bytes
@@ -64,7 +65,6 @@ class ToolModel:
         """The model as a GraphDef (inlined when it was frozen)."""
         if not self.frozen:
             return self._graph_def
-        from mo.back.tf.graphdef_writer import graph_to_graph_def
         return graph_to_graph_def(self.load())
 
 

@@ -17,6 +17,7 @@ from mo.back.tf.graphdef_writer import graph_to_graph_def, write_graph
 from mo.front.tf.graphdef_io import parse_graph_def_bytes
 from mo.front.tf.loader import graph_def_to_graph
 from mo.pipeline.report import write_report
+from mo.pipeline.tool_model import ToolModel
 
 HELP = "apply Graph Transform Tool transforms to a GraphDef (TensorFlow's transform_graph)"
 
@@ -149,7 +150,6 @@ def run(args) -> int:
     load_extensions(split_dirs(args.extensions), with_converter=False)
     parse_transforms(args.transforms)  # a malformed string fails before the model is read
     inputs, outputs = _names(args.inputs), _names(args.outputs)
-    from mo.pipeline.tool_model import ToolModel
     model = ToolModel(args.in_graph, args, outputs)
     if model.frozen:
         # a SavedModel's or checkpoint's signature gives the inputs and outputs the user did not

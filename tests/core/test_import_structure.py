@@ -20,6 +20,8 @@ DEFERRED = {
     ('mo.utils.import_extensions', 'mo.utils.anchors'): 'loading the anchors is what the function does',
     ('mo.utils.import_extensions', 'mo.middle.partial_infer'): 'loading PartialInfer is what the function does',
     ('mo.front.tf.model_source', 'mo.front.tf.saved_model'): 'the SavedModel reader loads for SavedModels only',
+    ('mo.pipeline.summarize', 'mo.pipeline.tool_model'): 'import mo.api stays cheap: the model reader (loader, '
+                                                          'inliner) loads when a model is summarized',
     ('extensions.load.tf.loader', 'mo.front.tf.control_flow'): 'the control-flow raiser loads for loops only',
     ('mo.graph.graph', 'mo.ops.result'): "add_opoutput, the Model Optimizer's name kept in mo.graph.graph: "
                                          'the one import of the graph layer that points up (PEP 562)',
