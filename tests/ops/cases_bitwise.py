@@ -1,6 +1,7 @@
 """Harness cases for TF's bitwise ops (BitwiseAnd/Or/Xor, Invert, LeftShift, RightShift) over every integer type TF
-registers them for, and Bitcast where it converts (``extensions/front/tf/bitwise_lowering.py``): constant inputs,
-integers of one width, the sign-bit test Keras 3 writes.
+registers them for, and Bitcast where it converts (``extensions/front/tf/bitwise_lowering.py``,
+``extensions/middle/bitcast_lowering.py``): constant inputs, integers of one width, float16/float32 <-> integers of
+their width at run time (random bit patterns and the special ones), the sign-bit test Keras 3 writes.
 
 OpenVINO's CPU plugin computes 64-bit integers in 32 bits, so the int64/uint64 feeds (and a shift's results) stay
 inside the int32 range.
@@ -137,6 +138,57 @@ def _sign_bit(dtype, form):
     return OpCase('', fn, [In((5, 8), dtype, values=_signed_floats(dtype))], check=same_type_and_values)
 
 
+def _bit_patterns(dtype):
+    """Random bit patterns of ``dtype``'s width with the special ones: +-0, the smallest and largest subnormals and
+    normals, +-inf, +-1, a NaN; for a float type every NaN is the quiet NaN (the formula cannot keep a NaN's payload
+    or sign: ``extensions/middle/bitcast_lowering.py``)."""
+    width = np.dtype(dtype).itemsize
+    unsigned = np.dtype('u{}'.format(width))
+    special = ([0, 0x80000000, 1, 0x80000001, 0x7FFFFF, 0x807FFFFF, 0x800000, 0x80800000, 0x7F7FFFFF, 0xFF7FFFFF,
+                0x7F800000, 0xFF800000, 0x7FC00000, 0x3F800000, 0xBF800000] if width == 4 else
+               [0, 0x8000, 1, 0x8001, 0x3FF, 0x83FF, 0x400, 0x8400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0x3C00,
+                0xBC00])
+
+    def make(rng, shape):
+        bits = rng.integers(0, 1 << (8 * width), shape, dtype=np.uint64).astype(unsigned)
+        flat = bits.reshape(-1)
+        flat[:len(special)] = np.array(special[:flat.size], dtype=np.uint64).astype(unsigned)
+        if np.dtype(dtype).kind == 'f':
+            flat[np.isnan(flat.view(dtype))] = special[12]
+        return bits.view(dtype)
+    return make
+
+
+def same_bits(ov, expected):
+    """The same element types and bit patterns (a NaN: any NaN, as the NaNs of two runtimes need not agree)."""
+    for index, (a, e) in enumerate(zip(ov, expected)):
+        assert a.dtype == e.dtype, 'output %d: element type %s, TF %s' % (index, a.dtype, e.dtype)
+        unsigned = 'u{}'.format(a.dtype.itemsize)
+        same = a.view(unsigned) == e.view(unsigned)
+        if a.dtype.kind == 'f':
+            same |= np.isnan(a) & np.isnan(e)
+        assert same.all(), 'output %d differs from TF at %d elements, e.g. %s (TF %s)' % (
+            index, (~same).sum(), a[~same][:5], e[~same][:5])
+
+
+def _bitcast_runtime(pair, use):
+    """A run-time Bitcast between a float and an integer type of its width, alone or feeding another op."""
+    source, target = pair
+
+    def fn(x):
+        y = tf.raw_ops.Bitcast(input=x, type=tf.as_dtype(target))
+        if use == 'alone':
+            return y
+        if np.dtype(target).kind == 'f':
+            return tf.negative(y)
+        return tf.bitwise.bitwise_xor(y, tf.constant(0x5A, tf.as_dtype(target)))
+    return OpCase('', fn, [In((64, 1024), source, values=_bit_patterns(source))], check=same_bits)
+
+
+_FLOAT_INT_PAIRS = [(np.float32, np.int32), (np.float32, np.uint32), (np.int32, np.float32), (np.uint32, np.float32),
+                    (np.float16, np.int16), (np.float16, np.uint16), (np.int16, np.float16), (np.uint16, np.float16)]
+
+
 _SAME_WIDTH = [(np.int32, np.uint32), (np.uint32, np.int32), (np.int8, np.uint8), (np.uint16, np.int16),
                (np.int64, np.uint64)]
 
@@ -150,5 +202,6 @@ register(grid('bits/binary', _binary, op=['BitwiseAnd', 'BitwiseOr', 'BitwiseXor
                 form=['keras', 'bits', 'bits_swapped', 'bits_unsigned'])
          + [OpCase('bits/Bitcast[{}->{}]'.format(np.dtype(s).name, np.dtype(t).name), _bitcast(s, t).fn,
                    _bitcast(s, t).inputs, check=same_type_and_values) for s, t in _SAME_WIDTH]
+         + grid('bits/Bitcast_runtime', _bitcast_runtime, pair=_FLOAT_INT_PAIRS, use=['alone', 'used'])
          + grid('bits/Bitcast_constant', _bitcast_constant, source=[np.float32, np.float16],
                 target=[np.int32, np.uint16, np.uint8]))

@@ -557,8 +557,6 @@ def _select_bool_const():
 
 _OV_CPU_F64_INF = ('OpenVINO CPU saturates +-inf of a float64 input to +-FLT_MAX when it runs f64 as f32 (Parameter f64 '
                    '-> Multiply by 1 returns 3.4e38), so {} misses the infinities; not mo')
-_TRUNCATE_DIV = ('TruncateDiv of floats: mo\'s lowering Sign(x) * Sign(y) * Divide(|x|, |y|) (math_lowering.'
-                 'TruncateDivLowering) truncates integers only; TF truncates float quotients too (7 / 2 = 3, -7 / 5 = -1)')
 #: the known failures: case name -> reason (pytest xfail, strict)
 XFAIL = {
     'dtype/unary[op=Round,dtype=int32]': 'TensorFlow\'s CPU Round kernel returns 0 for every integer (TF bug: tf.round '
@@ -571,10 +569,6 @@ XFAIL = {
                                          'unchanged; an unsigned Relu is the identity)',
     'dtype/unary[op=Relu,dtype=uint64]': 'OpenVINO CPU computes u64 Relu as signed: values >= 2**63 become 0 (TF: '
                                          'unchanged; an unsigned Relu is the identity)',
-    'dtype/BatchMatMulV3_mixed[ta=int8,tout=int32]': 'BatchMatMulV3 Tout ignored: mo\'s MatMul yields the operands\' '
-                                                     'int8, TF int32 (mo should Convert the operands to Tout)',
-    'dtype/BatchMatMulV3_mixed[ta=uint8,tout=int32]': 'BatchMatMulV3 Tout ignored: mo\'s MatMul yields the operands\' '
-                                                      'uint8, TF int32 (mo should Convert the operands to Tout)',
     'dtype/select_bool_constant': 'OpenVINO CPU refuses Select(boolean, boolean, boolean Const): its precision pass '
                                   'makes the constant u8 ("Argument 1 and 2 element types must match"); the IR is valid',
 }
@@ -584,12 +578,6 @@ _PAD_VALUE = ('OpenVINO CPU pads with 0 when Pad-1\'s pad_value is not a Constan
 XFAIL.update({
     'dtype/PadV2_computed_value[dtype=float32]': _PAD_VALUE,
     'dtype/PadV2_computed_value[dtype=int32]': _PAD_VALUE,
-    'dtype/ConjugateTranspose_real[dtype=float32]': 'ConjugateTranspose of a real type (TF registers it for every '
-                                                    'type; it is a Transpose there): mo: "Operation '
-                                                    '\\"ConjugateTranspose\\" has no shape inference; it cannot be '
-                                                    'converted as is" (mo converts it for complex tensors only)',
-    'dtype/TruncateDiv_float[dtype=float32]': _TRUNCATE_DIV,
-    'dtype/TruncateDiv_float[dtype=float64]': _TRUNCATE_DIV,
     'dtype/Sub_uint8_wraps': 'OpenVINO CPU saturates uint8 Subtract at 0 where TF wraps around (1 - 2: OV 0, TF 255); '
                              'the IR is a plain u8 Subtract',
 })

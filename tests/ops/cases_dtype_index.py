@@ -85,6 +85,8 @@ def _index_misc(tidx):
         return tuple(out)
     if tidx == np.int16:
         return OpCase('', lambda x: fn(x, None), [In((3, 4), values=_distinct(6))])
+    if tidx in (np.int8, np.uint8):  # OneHot only: x is not read
+        return OpCase('', lambda i: fn(None, i), [In((5,), tidx, low=0, high=5)])
     return OpCase('', fn, [In((3, 4), values=_distinct(6)), In((5,), tidx, low=0, high=5)])
 
 
@@ -99,16 +101,8 @@ def _index_sparse_segment(ids_dtype, tidx):
     return OpCase('', fn, [In((4, 3)), In((5,), tidx, low=0, high=4), In((5,), ids_dtype, values=_sorted_ids)])
 
 
-_OV_CPU_ONEHOT = ('OpenVINO CPU compiles OneHot with i32 indices only ("OneHot node ... has incorrect input precision '
-                  'for the input. Only I32 is supported!"); mo passes TF\'s {} indices through (it should Convert '
-                  'them to i32, as the plugin does itself for i64)')
 #: the known failures: case name -> reason (pytest xfail, strict)
-XFAIL = {
-    'dtype/index/misc[tidx=int8]': _OV_CPU_ONEHOT.format('int8'),
-    'dtype/index/misc[tidx=uint8]': _OV_CPU_ONEHOT.format('uint8'),
-    'dtype/index/misc[tidx=int16]': 'TopKV2 index_type=int16: mo\'s TopK writes i32 indices (opset TopK has i32/i64 '
-                                    'only; mo should Convert them to int16): "output 1: type int32, TF int16"',
-}
+XFAIL = {}
 
 _CASES = (
     grid('dtype/index/reduce', _index_reduce, tidx=[np.int64])

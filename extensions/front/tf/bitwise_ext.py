@@ -14,7 +14,8 @@ _OPSET = {'BitwiseAnd': BitwiseAnd, 'BitwiseOr': BitwiseOr, 'BitwiseXor': Bitwis
 
 #: TF ops lowered by ``bitwise_lowering``, and what they become
 _LOWERED = {
-    'Bitcast': 'a folded constant, or Convert between integers of one width',
+    'Bitcast': 'a folded constant; at run time between types of one width, a Convert between integers and exact '
+               'formulas between float16/float32 and integers',
 }
 
 

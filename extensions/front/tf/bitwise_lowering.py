@@ -1,19 +1,20 @@
 """TensorFlow's Bitcast from opset ops, where it can be: OpenVINO has no op that reinterprets bits.
 
 * a constant input folds (numpy's ``view``, with TF's shape rule when the widths differ);
-* integer <-> integer of one width is a Convert (OpenVINO's Convert between integers wraps: two's complement,
-  which is what the bits are);
-* anything else at run time (float <-> integer, a change of width) is an error naming the node.
+* between types of one width at run time the node becomes the internal ``Bitcast`` op
+  (``extensions/ops/bitcast.py``), which ``extensions/middle/bitcast_lowering.py`` writes once the input's type
+  is inferred: a Convert between integers, exact formulas between float16/float32 and integers (an Error for
+  the pairs it cannot make exact, such as float64 <-> int64);
+* a change of width at run time is an error naming the node.
 
-A float -> integer bit pattern built from the value (sign, exponent by log2, mantissa) was tried: the IR was
-right, but OpenVINO's CPU plugin, in a graph of that size, got the sign of zeros and the subnormals wrong, so it
-is not offered. What models need of it is the sign bit: Keras 3's ``signbit`` on floats (behind
-``keras.ops.argmax``) is ``BitwiseAnd(Bitcast(x, int32), int32.min) < 0``, and ``SignBitTest`` rewrites that
-``BitwiseAnd`` into a sign test of ``x`` before ``BitcastLowering`` sees the Bitcast.
+Keras 3's ``signbit`` on floats (behind ``keras.ops.argmax``) is ``BitwiseAnd(Bitcast(x, int32), int32.min) < 0``:
+``SignBitTest`` rewrites that ``BitwiseAnd`` into a sign test of ``x`` before ``BitcastLowering`` sees the Bitcast
+(a few ops instead of the whole bit pattern, and float64 too).
 """
 import numpy as np
 
 from extensions.front.tf.formula_kit import F32, cast
+from extensions.ops.bitcast import Bitcast as BitcastOp
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.elementwise import Div, Equal, Less, LogicalAnd
@@ -37,7 +38,8 @@ def tf_bitcast(value: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 class BitcastLowering(OpRule):
-    """Bitcast(x, type): folded for a constant, a Convert between integers of one width (module docstring)."""
+    """Bitcast(x, type): folded for a constant, the internal Bitcast op between types of one width (module
+    docstring)."""
     op = 'Bitcast'
 
     def rewrite(self, node: Node, b: Builder):
@@ -53,9 +55,10 @@ class BitcastLowering(OpRule):
                 raise Error('Bitcast "{}" from {} to {}: {}', b.name, source, target, error) from None
         if source == target:
             return node.in_port(0)
-        if source.kind in 'iu' and target.kind in 'iu' and source.itemsize == target.itemsize:
-            return cast(b, node.in_port(0), target, 'bits')
-        raise Error('Bitcast "{}" from {} to {} is converted only for a constant input or between integers of one '
+        if source.itemsize == target.itemsize:  # written once the input's type is inferred
+            BitcastOp.update_node_stat(node, {'dst_type': target})
+            return node
+        raise Error('Bitcast "{}" from {} to {} is converted only for a constant input or between types of one '
                     'width', b.name, source, target)
 
 

@@ -21,7 +21,7 @@ _ONE_TO_ONE = {
 #: TF op -> what math_lowering makes of it
 LOWERED = {
     'FloorDiv': 'Floor(Divide) (floats); the truncated quotient corrected toward -inf (integers)',
-    'TruncateDiv': 'Sign(x) * Sign(y) * Divide(|x|, |y|) (integers)',
+    'TruncateDiv': 'Sign(x) * Sign(y) * Divide(|x|, |y|) (integers); Ceiling or Floor of Divide (floats)',
     'DivNoNan': 'Select(Equal(y, 0), 0, Divide(x, y))',
     'Atan2': 'Atan(y / x) with the quadrant corrections, from Select (IEEE signed zeros, infinities, NaN)',
     'AddN': 'a chain of Add',

@@ -7,7 +7,7 @@ import numpy as np
 
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Abs, Exp, Floor, Log
+from mo.ops.activation_ops import Abs, Ceiling, Exp, Floor, Log
 from mo.ops.broadcast import Broadcast
 from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, Maximum, Minimum, Mul, Sub
 from mo.ops.elementwise_more import LogicalOr, Sign
@@ -44,12 +44,19 @@ class FloorDivLowering(OpRule):
 
 
 class TruncateDivLowering(OpRule):
-    """TruncateDiv(x, y) = Sign(x) * Sign(y) * Divide(|x|, |y|): integer division rounding toward zero."""
+    """TruncateDiv(x, y): the quotient rounded toward zero. Integers: Sign(x) * Sign(y) * Divide(|x|, |y|);
+    floats (TF truncates them too: 7 / 2 = 3, -7 / 5 = -1): q = Divide(x, y), then Ceiling(q) where q < 0,
+    else Floor(q) (keeps -0.0, infinities and NaN as trunc does)."""
     op = 'TruncateDiv'
 
     def rewrite(self, node: Node, b: Builder):
         x, y = node.in_port(0).get_source(), node.in_port(1).get_source()
-        return truncated_quotient(b, x, y)
+        if np.issubdtype(node_dtype(node), np.integer):
+            return truncated_quotient(b, x, y)
+        quotient = b.op(Div, [x, y], 'div')
+        negative = b.op(Less, [quotient, b.const(0, 'zero')], 'negative')
+        return b.op(Select, [negative, b.op(Ceiling, [quotient], 'ceil'), b.op(Floor, [quotient], 'floor')],
+                    'truncated')
 
 
 class DivNoNanLowering(OpRule):

@@ -128,7 +128,8 @@ class MatMulExtractor(FrontExtractorOp):
 
 
 class BatchMatMulExtractor(FrontExtractorOp):
-    """BatchMatMul, BatchMatMulV2, BatchMatMulV3 -> MatMul (adj_x/adj_y as transposes); real types only."""
+    """BatchMatMul, BatchMatMulV2, BatchMatMulV3 -> MatMul (adj_x/adj_y as transposes); real types only.
+    A BatchMatMulV3 whose Tout is not its operands' type multiplies the operands Converted to Tout."""
     op = ['BatchMatMul', 'BatchMatMulV2', 'BatchMatMulV3']
 
     @classmethod
@@ -139,6 +140,10 @@ class BatchMatMulExtractor(FrontExtractorOp):
         # for real numbers the adjoint is the transpose
         MatMul.update_node_stat(node, {'transpose_a': bool(tf_attr(node, 'adj_x', False)),
                                        'transpose_b': bool(tf_attr(node, 'adj_y', False))})
+        result_type = tf_dtype_attr(node, 'Tout', None)
+        if result_type is not None and {dtype, tf_dtype_attr(node, 'Tb', dtype)} != {result_type}:
+            # BatchMatMulV3's Tout (int8/uint8 operands, int32 result): nn_lowering.MatMulResultType
+            node['tf_result_type'] = result_type
         return True
 
 
@@ -229,7 +234,8 @@ class LeakyReluExtractor(FrontExtractorOp):
 
 
 class TopKV2Extractor(FrontExtractorOp):
-    """TopKV2 -> TopK (opset11, stable, sorted by value)."""
+    """TopKV2 -> TopK (opset11, stable, sorted by value); an int16 index_type takes TopK's i32 indices
+    Converted (nn_lowering.TopKIndexType)."""
     op = 'TopKV2'
 
     @classmethod
@@ -239,6 +245,8 @@ class TopKV2Extractor(FrontExtractorOp):
             'axis': -1, 'mode': 'max', 'stable': True,
             # TF's sorted=False leaves the order unspecified; sorting by value is one valid order
             'sort': 'value', 'index_element_type': 'i64' if index_type == np.int64 else 'i32'})
+        if index_type not in (np.int32, np.int64):
+            node['tf_index_type'] = index_type
         return True
 
 

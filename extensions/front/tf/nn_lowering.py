@@ -1,11 +1,13 @@
 """Front replacers that finish TF ops whose opset form needs extra inputs or nodes:
-Selu's constants, LeakyRelu as PRelu, the resize axes of Interpolate, ArgMax/ArgMin as TopK.
+Selu's constants, LeakyRelu as PRelu, the resize axes of Interpolate, ArgMax/ArgMin as TopK, BatchMatMulV3's
+Tout and TopKV2's int16 index_type as Converts.
 """
 import numpy as np
 
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.convert import Convert
+from mo.ops.matmul import MatMul
 from mo.ops.nn_ops import Interpolate, PRelu, TopK
 from mo.ops.squeeze import Squeeze
 from mo.utils.error import Error
@@ -105,3 +107,34 @@ class ArgMaxToTopK(OpRule):
 
 #: the ``output_type``s TF registers ArgMax kernels for
 _INDEX_TYPES = tuple(np.dtype(t) for t in (np.int16, np.uint16, np.int32, np.int64))
+
+
+class MatMulResultType(OpRule):
+    """BatchMatMulV3 with a Tout other than its operands' types (int8 or uint8 operands, int32 result):
+    MatMul(Convert(x, Tout), Convert(y, Tout)). TF's kernel accumulates in Tout the same way, so the products
+    of 8-bit operands cannot overflow before they are summed."""
+    op = 'MatMul'
+
+    def matches(self, node: Node) -> bool:
+        return node.soft_get('tf_result_type', None) is not None
+
+    def rewrite(self, node: Node, b: Builder):
+        result_type = np.dtype(node.tf_result_type)
+        operands = [b.op(Convert, [node.in_port(port)], name, dst_type=result_type)
+                    for port, name in ((0, 'x'), (1, 'y'))]
+        return b.op(MatMul, operands, 'matmul', transpose_a=node.transpose_a, transpose_b=node.transpose_b)
+
+
+class TopKIndexType(OpRule):
+    """TopKV2 with index_type int16: opset TopK writes i32 or i64 indices only, so the i32 indices are
+    Converted to int16 (TF's kernel narrows its indices the same way)."""
+    op = 'TopK'
+
+    def matches(self, node: Node) -> bool:
+        return node.soft_get('tf_index_type', None) is not None
+
+    def rewrite(self, node: Node, b: Builder):
+        attrs = {k: node[k] for k in ('axis', 'mode', 'sort', 'stable')}
+        topk = b.op(TopK, [node.in_port(0), node.in_port(1)], 'TopK', index_element_type='i32', **attrs)
+        indices = b.op(Convert, [topk.out_port(1)], 'indices', dst_type=np.dtype(node.tf_index_type))
+        return [topk.out_port(0), indices]

@@ -1,17 +1,23 @@
 """Extractors for TensorFlow's indexing and rearranging ops: OneHot, Cumsum, ReverseV2, GatherNd,
 ScatterNd, Where (one input), DepthToSpace and SpaceToDepth, SpaceToBatchND and BatchToSpaceND, LRN."""
+import numpy as np
+
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import data_format, tf_attr, tf_dtype_attr
 from mo.ops.tensor_ops import LRN, CumSum, DepthToSpace, GatherND, OneHot, Reverse, ReverseSequence, SpaceToDepth
 
 
 class OneHotExtractor(FrontExtractorOp):
-    """OneHot -> OneHot (axis; negative indices give rows of off_value, as in TF)."""
+    """OneHot -> OneHot (axis; negative indices give rows of off_value, as in TF); int8/uint8 indices are
+    Converted to i32 (tensor_more_lowering.OneHotIndicesToI32)."""
     op = 'OneHot'
 
     @classmethod
     def extract(cls, node):
         OneHot.update_node_stat(node, {'axis': int(tf_attr(node, 'axis', -1))})
+        indices_type = tf_dtype_attr(node, 'TI', None)
+        if indices_type is not None and indices_type not in (np.int32, np.int64):
+            node['tf_indices_type'] = indices_type
         return True
 
 

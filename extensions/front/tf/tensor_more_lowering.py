@@ -1,12 +1,14 @@
 """TensorFlow indexing ops built from opset ops: ScatterNd, the one-input Where, SpaceToBatchND and
-BatchToSpaceND (constant blocks widened to every dimension, remaining dimensions unblocked), and LRN's axes input."""
+BatchToSpaceND (constant blocks widened to every dimension, remaining dimensions unblocked), LRN's axes input, and
+OneHot's 8-bit indices widened to i32."""
 import numpy as np
 
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
+from mo.ops.convert import Convert
 from mo.ops.elementwise import Sub
-from mo.ops.tensor_ops import BatchToSpace, NonZero, ScatterNDUpdate, SpaceToBatch
+from mo.ops.tensor_ops import BatchToSpace, NonZero, OneHot, ScatterNDUpdate, SpaceToBatch
 from mo.ops.transpose import Transpose
 from mo.utils.error import Error
 from extensions.front.tf.formulas import concat, rank_of
@@ -74,3 +76,16 @@ class LRNAxes(OpRule):
     def rewrite(self, node: Node, b: Builder):
         b.const([1], 'axes', np.int64).out_port(0).connect(node.in_port(1))
         return node
+
+
+class OneHotIndicesToI32(OpRule):
+    """OneHot with int8 or uint8 indices: OneHot(Convert(indices, i32), ...), exact for every 8-bit value
+    (OpenVINO's CPU plugin compiles OneHot with i32 indices only, and Converts i64 ones itself)."""
+    op = 'OneHot'
+
+    def matches(self, node: Node) -> bool:
+        return node.soft_get('tf_indices_type', None) is not None
+
+    def rewrite(self, node: Node, b: Builder):
+        indices = b.op(Convert, [node.in_port(0)], 'indices', dst_type=np.dtype(np.int32))
+        return b.op(OneHot, [indices, node.in_port(1), node.in_port(2), node.in_port(3)], 'one_hot', axis=node.axis)
