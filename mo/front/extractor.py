@@ -12,6 +12,17 @@ from mo.utils.class_registration import is_builtin
 from mo.graph.graph import Graph
 
 
+#: where docs/extensions.md shows an extractor and an op class; tests/extensions_tutorial checks the anchor exists
+EXTENSIONS_TUTORIAL = 'docs/extensions.md#unsupported-ops-an-extractor-and-an-op-class'
+
+
+def unsupported_op_hint(op_type: str, folder: str) -> str:
+    """The hint of the error about ops no extractor knows: what to write, where, and the tutorial that shows it."""
+    return ('write an extractor (a class with op = {!r} and extract(node), in the {} folder of an --extensions '
+            'directory) and an op class for the IR layer (in its ops/ folder): {}; or cut the ops off with '
+            '--input/--output').format(op_type, folder, EXTENSIONS_TUTORIAL)
+
+
 class FrontExtractorOp:
     """Base of extractors; subclasses set ``op`` (the framework op type) and define ``extract``.
 

@@ -222,12 +222,34 @@ def compile_tree_pattern(tree, attr: str = 'op', data_nodes: bool = False) -> di
 
     Each node is ``"[alias=]Op1|Op2"`` or ``"*"`` (any node), alone (a leaf: its inputs are not
     looked at) or as ``(spec, [inputs...])`` where the i-th input feeds port i. Unnamed nodes get
-    aliases ``n0, n1, ...`` in pre-order. With ``data_nodes`` (middle/back phases) a data node
-    ``<alias>_d`` is put on every edge. Returns ``dict(nodes=..., edges=...)`` for
-    ``apply_pattern`` or a replacer's ``pattern()``.
+    aliases ``n0, n1, ...`` in pre-order. An alias used more than once is one node: ``"x=*"`` at one
+    place and ``"x"`` (or ``"x=*"`` again) at another match the same graph node, as in hard-swish
+    ``("Mul", ["x=*", ("Clamp", [("Add", ["x", "Const"])])])``; so is a lower-case bare name written
+    twice (``"x"`` and ``"x"``: any node, the same both times). A node given inputs at two places must
+    be given the same ones. With ``data_nodes`` (middle/back phases) a data node ``<alias>_d`` is put
+    on every edge. Returns ``dict(nodes=..., edges=...)`` for ``apply_pattern`` or a replacer's
+    ``pattern()``.
     """
     nodes, edges = [], []
     counter = itertools.count()
+    specs = {}  # alias -> the op spec it was given, or None for a bare reference such as "x"
+    expanded = {}  # alias -> the inputs it was given (a node's inputs are added to the pattern once)
+    # aliases first, so that a bare "x" may come before or after the "x=*" that defines it; a bare name
+    # written twice (["x", ("Add", ["x", "Const"])]) is one node too: no op would be named twice in a tree
+    declared, bare = set(), []
+
+    def declare(item):
+        spec = item if isinstance(item, str) else item[0]
+        match = _SPEC.match(spec) if isinstance(spec, str) else None
+        if match and match.group('alias'):
+            declared.add(match.group('alias'))
+        elif match and '|' not in match.group('ops') and match.group('ops') != '*':
+            bare.append(match.group('ops'))
+        for child in ([] if isinstance(item, str) else item[1] or []):
+            declare(child)
+
+    declare(tree)
+    declared.update(name for name in bare if bare.count(name) > 1 and name[:1].islower())
 
     def visit(item):
         spec, inputs = (item, None) if isinstance(item, str) else (item[0], item[1])
@@ -235,17 +257,27 @@ def compile_tree_pattern(tree, attr: str = 'op', data_nodes: bool = False) -> di
         if not match:
             raise ValueError('bad pattern node "{}": expected "[alias=]Op[|Op...]" or "*"'.format(spec))
         index = next(counter)
-        alias = match.group('alias') or 'n{}'.format(index)
         ops = match.group('ops')
-        if ops == '*':
-            constraints = {}
+        alias = match.group('alias')
+        if alias is None and ops in declared:
+            alias, ops = ops, None  # a reference to a node named elsewhere in the tree
+        alias = alias or 'n{}'.format(index)
+        if alias in specs:
+            if ops is not None and specs[alias] is not None and ops != specs[alias]:
+                raise ValueError('pattern alias "{}" is "{}" at one place and "{}" at another'.format(
+                    alias, specs[alias], ops))
+            if ops is not None and specs[alias] is None:
+                _replace_constraints(nodes, alias, _constraints(ops, attr, data_nodes))
+                specs[alias] = ops
         else:
-            choices = ops.split('|')
-            constraints = {attr: choices[0]} if len(choices) == 1 else \
-                {attr: (lambda allowed: lambda value: value in allowed)(frozenset(choices))}
-        if data_nodes:
-            constraints = dict(constraints, kind='op') if constraints else {'kind': 'op'}
-        nodes.append((alias, constraints))
+            specs[alias] = ops
+            nodes.append((alias, _constraints(ops or '*', attr, data_nodes)))
+        if inputs is not None:
+            if alias in expanded:
+                if expanded[alias] != inputs:
+                    raise ValueError('pattern alias "{}" is given different inputs at two places'.format(alias))
+                return alias
+            expanded[alias] = inputs
         for port, child in enumerate(inputs or []):
             child_alias = visit(child)
             if data_nodes:
@@ -260,6 +292,24 @@ def compile_tree_pattern(tree, attr: str = 'op', data_nodes: bool = False) -> di
 
     visit(tree)
     return dict(nodes=nodes, edges=edges)
+
+
+def _constraints(ops: str, attr: str, data_nodes: bool) -> dict:
+    """The node constraints of an op spec (``"*"``, ``"Op"`` or ``"Op1|Op2"``) in a tree pattern."""
+    if ops == '*':
+        constraints = {}
+    else:
+        choices = ops.split('|')
+        constraints = {attr: choices[0]} if len(choices) == 1 else \
+            {attr: (lambda allowed: lambda value: value in allowed)(frozenset(choices))}
+    if data_nodes:
+        constraints = dict(constraints, kind='op')
+    return constraints
+
+
+def _replace_constraints(nodes: list, alias: str, constraints: dict):
+    """Give ``alias`` the constraints of its op spec, met after a bare reference to it."""
+    nodes[[a for a, _ in nodes].index(alias)] = (alias, constraints)
 
 
 def all_edges_in_nodes(nodes: list, edges: list) -> bool:

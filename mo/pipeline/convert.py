@@ -119,7 +119,8 @@ UNSUPPORTED_FLAGS = {
                                                          'convert without one',
     '--tensorboard_logdir': 'mo writes no TensorBoard logs; use --dump_ops PHASE or --report FILE to see the graph',
     '--tensorflow_custom_layer_libraries': 'mo does not load TensorFlow op libraries; write an extractor for the '
-                                           'custom op (README: "Writing extensions")',
+                                           'custom op (docs/extensions.md'
+                                           '#unsupported-ops-an-extractor-and-an-op-class)',
 }
 
 #: --dump_ops PHASE -> the anchor after which the graph is what that phase's replacers see
@@ -127,13 +128,31 @@ DUMP_POINTS = {'load': 'LoadFinish', 'front': 'FrontStart', 'middle': 'MiddleSta
 
 
 def dump_ops(graph, phase: str) -> str:
-    """One line per op node, ``op<TAB>type<TAB>name``, in the graph's order (``--dump_ops``)."""
-    lines = ['[ mo ] ops at the start of the {} phase (op, type, name):'.format(phase)]
+    """One line per op node, ``op<TAB>type<TAB>name<TAB>inputs: a:0, b:1``, in the graph's order (--dump_ops).
+
+    The inputs are in port order, each the name of the op that feeds the port and that op's output
+    port (in the middle and back phases too, through the data node between them), so a pattern's
+    edges and ``{'in': i}`` can be read off; an unconnected port is ``-``, a node without input
+    ports ``none``. With ``--dump_ops`` the load phase folds no constants (as with ``--extensions``),
+    so this is the graph an extension gets.
+    """
+    lines = ['[ mo ] ops at the start of the {} phase (op, type, name, inputs as source:port in port order; '
+             'no load-phase constant folding, as with --extensions):'.format(phase)]
     for node in graph.pseudo_topological_sort():
         if node.soft_get('kind') == 'op':
-            lines.append('{}\t{}\t{}'.format(node.soft_get('op', '-'), node.soft_get('type', None) or '-',
-                                             node.soft_get('name', node.id)))
+            lines.append('{}\t{}\t{}\tinputs: {}'.format(node.soft_get('op', '-'), node.soft_get('type', None) or '-',
+                                                        node.soft_get('name', node.id), _inputs_text(node)))
     return '\n'.join(lines)
+
+
+def _inputs_text(node) -> str:
+    """``a:0, b:1``: the source of each input port of ``node`` in port order (``-`` when unconnected)."""
+    parts = []
+    for _, port in sorted(node.in_ports().items()):
+        source = port.get_source() if port.is_connected() else None
+        parts.append('-' if source is None else
+                     '{}:{}'.format(source.node.soft_get('name', source.node.id), source.idx))
+    return ', '.join(parts) or 'none'
 
 
 def _ops_printer(phase: str):

@@ -44,10 +44,13 @@ def test_dump_ops_lists_what_the_front_phase_matches(tmp_path):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith('[ mo ] ops at the start of the front phase')
-    rows = [line.split('\t') for line in lines[1:] if line.count('\t') == 2]
-    assert ['Parameter', 'Parameter', 'x'] in rows and ['Convolution', 'Convolution', 'Conv2D'] in rows
+    rows = [line.split('\t') for line in lines[1:] if line.count('\t') == 3]
+    assert ['Parameter', 'Parameter', 'x', 'inputs: none'] in rows
+    # each input as source:port in port order; the filter is a Const, not folded away as without --dump_ops
+    conv = [row for row in rows if row[0] == 'Convolution']
+    assert len(conv) == 1 and conv[0][2] == 'Conv2D' and conv[0][3].startswith('inputs: x:0, ')
     # TF's Relu6 is the Model Optimizer's Clamp by then: that is what a FrontReplacementOp must name
-    assert any(op == 'Clamp' for op, _, _ in rows) and not any(op == 'Relu6' for op, _, _ in rows)
+    assert any(row[0] == 'Clamp' for row in rows) and not any(row[0] == 'Relu6' for row in rows)
     assert (tmp_path / 'relu6.xml').exists()
 
 

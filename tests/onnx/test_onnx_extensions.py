@@ -163,8 +163,11 @@ def test_onnx_front_op_names_are_the_model_optimizers(tmp_path, capsys):
     path.write_bytes(model.SerializeToString())
     assert main(['convert', '--input_model', str(path), '--output_dir', str(tmp_path / 'ir'), '--dump_ops', 'front']) == 0
     out = capsys.readouterr()
-    ops = {line.split('\t')[2]: line.split('\t')[0] for line in (out.out + out.err).splitlines() if line.count('\t') == 2}
+    rows = [line.split('\t') for line in (out.out + out.err).splitlines() if line.count('\t') == 3]
+    ops = {row[2]: row[0] for row in rows}
     assert [ops[n] for n in ('sp', 't', 'm', 'a', 's', 'e', 'y')] == ['SoftPlus', 'Tanh', 'Mul', 'Add', 'Sub', 'Exp', 'Log']
+    # each input as source:port in port order, as a pattern's edges name them
+    assert {row[2]: row[3] for row in rows}['m'] == 'inputs: x:0, t:0'
 
 
 def test_without_either_mish_fusion_nothing_fuses(tmp_path, monkeypatch):

@@ -1,7 +1,7 @@
 """Load phase for ONNX: read the model, apply --input/--output, add Results, extract ops."""
 
 from mo.front.common.input_spec import input_specs, parse_output
-from mo.front.extractor import extractors_of_nodes
+from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.onnx.loader import TENSORS, protobuf2nx, read_onnx_model
 from mo.graph.graph import Graph, Node
@@ -144,9 +144,7 @@ def unknown_ops_error(unknown: dict) -> Error:
             op, domain or 'ai.onnx', opset, len(names), 's' if len(names) > 1 else '', ', '.join(names[:3]),
             ', ...' if len(names) > 3 else ''))
     return Error('The model has operations mo cannot convert: {}', '; '.join(parts),
-                 hint='an extractor is a class with op = \'TheOnnxOp\' and framework = \'onnx\' and extract(node) '
-                      'in the front/onnx/ folder of an --extensions directory (README: "Writing extensions"); or cut '
-                      'the ops off with --input/--output')
+                 hint=unsupported_op_hint(sorted(unknown)[0][0], 'front/onnx/'))
 
 
 class ONNXExtractor(LoadReplacementPattern):

@@ -15,7 +15,8 @@ tensor's own names first), so a weight read by many nodes stays one Const.
 A functional conditional whose predicate folds becomes its taken branch
 (:mod:`extensions.load.tf.constant_conditionals`), which is folded in turn.
 It does not run with ``--transformations_config`` or ``--extensions``: sub-graph descriptions
-and users' replacers name and match the nodes of the model as TensorFlow wrote it.
+and users' replacers name and match the nodes of the model as TensorFlow wrote it. Nor with
+``--dump_ops``: the dump is how an extension's author sees the graph the extension will get.
 """
 import logging as log
 
@@ -39,7 +40,7 @@ _FOLDABLE_NUMPY_KINDS = 'biuf'
 
 def _without_user_rewrites(graph: Graph) -> bool:
     params = graph.graph.get('cmd_params') or {}
-    return not params.get('transformations_config') and not params.get('extensions')
+    return not (params.get('transformations_config') or params.get('extensions') or params.get('dump_ops'))
 
 
 def _types_foldable(pb) -> bool:

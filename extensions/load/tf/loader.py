@@ -1,7 +1,7 @@
 """Load phase for TensorFlow: read the GraphDef, cut it at --input/--output, add Results, extract ops."""
 import logging as log
 
-from mo.front.extractor import extractors_of_nodes
+from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import model_source
 from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_bytes
@@ -380,9 +380,7 @@ class TFExtractor(LoadReplacementPattern):
                                                    ', '.join(names[:3]), ', ...' if len(names) > 3 else '')
                      for op, names in sorted(unknown.items())]
             raise Error('The model has operations mo cannot convert: {}', '; '.join(parts),
-                        hint='an extractor is a class with op = \'TheTFOp\' and extract(node) in the front/tf/ folder '
-                             'of an --extensions directory (README: "Writing extensions"); or cut the ops off with '
-                             '--input/--output')
+                        hint=unsupported_op_hint(sorted(unknown)[0], 'front/tf/'))
         for node_id, extractor in todo:
             node = Node(graph, node_id)
             tf_op = node.op

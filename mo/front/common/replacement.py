@@ -82,9 +82,13 @@ def _matched_nodes(match):
 class FrontReplacementOp(FrontReplacementSubgraph):
     """Replaces every node with ``op == self.op`` through ``replace_op(graph, node)``.
 
-    ``replace_op`` returns, for each output port ``i`` of the matched node, the node id (meaning
-    its output 0) or ``(node_id, out_port)`` that takes over port ``i``'s consumers; the matched
-    node is then removed. Returning None leaves re-wiring (and removal) to ``replace_op``.
+    ``replace_op`` returns a list whose item ``i`` takes over the consumers of output port ``i`` of the
+    matched node: a node id or ``Node`` (its output 0) or ``(node_id, out_port)``. Then the matched node
+    is removed, unless an item names the matched node itself (that port stays as it is). An empty list
+    is right only for a node whose outputs feed nothing; a list that leaves a connected output port
+    without a replacement is an error naming this class, since the consumers would be left without an
+    input and a later step would fail far from the cause. Returning None leaves re-wiring (and removal)
+    to ``replace_op``. docs/extensions.md#the-replace_op-contract shows each case.
     """
     _abstract = True
     op = None
@@ -108,11 +112,26 @@ class FrontReplacementOp(FrontReplacementSubgraph):
         if not isinstance(result, (list, tuple)):
             raise Error('{}.replace_op must return a list of node ids or (node id, port) pairs, not {!r}',
                         type(self).__name__, result)
-        for old_port, item in enumerate(result):
-            new_id, new_port = item if isinstance(item, tuple) else (item, 0)
-            new_id = new_id.id if isinstance(new_id, Node) else new_id
+        items = [item if isinstance(item, tuple) else (item, 0) for item in result]
+        items = [(new_id.id if isinstance(new_id, Node) else new_id, new_port) for new_id, new_port in items]
+        # checked before anything is re-wired: an error leaves the graph as replace_op left it
+        for old_port in sorted(node.out_ports()):
+            if old_port >= len(items) and node.is_out_port_connected(old_port):
+                consumers = [p.node.soft_get('name', p.node.id) for p in node.out_port(old_port).get_destinations()]
+                raise Error('{}.replace_op returned {} for "{}" ({}), whose output port {} still feeds {}',
+                            type(self).__name__, list(result), node.soft_get('name', node.id), node.soft_get('op'),
+                            old_port, ', '.join(consumers),
+                            hint='return one node id per output port, in port order (item i takes over the '
+                                 'consumers of port i), or None after re-wiring them yourself '
+                                 '(docs/extensions.md#the-replace_op-contract)')
+        for old_port, (new_id, new_port) in enumerate(items):
+            if new_id == node.id and new_port == old_port:
+                continue  # this port stays: the node itself is its replacement
             if node.is_out_port_connected(old_port) or node.out_port(old_port).get_tensor_names():
                 node.out_port(old_port).get_connection().set_source(Node(graph, new_id).out_port(new_port))
+        if any(new_id == node.id for new_id, _ in items):
+            log.debug('{} kept {}'.format(type(self).__name__, node.id))
+            return
         graph.remove_node(node.id)
         log.debug('{} replaced {}'.format(type(self).__name__, node.id))
 
