@@ -39,6 +39,11 @@ FRONT = [
     'extensions.front.tf.ssd_postprocessor.SSDPostprocessorReplacement',
     'extensions.front.tf.yolo_region.YoloRegionReplacement',
     'mo.utils.anchors.FrontStart',
+    # ONNX: detection (NonMaxSuppression, MaxUnpool, DeformConv, RoiAlign max)
+    'extensions.front.onnx.detection_lowering.ONNXNonMaxSuppressionLowering',
+    'extensions.front.onnx.detection_lowering.ONNXMaxUnpoolLowering',
+    'extensions.front.onnx.detection_lowering.ONNXDeformConvLowering',
+    'extensions.front.onnx.detection_lowering.ONNXRoiAlignMaxLowering',
     # ONNX: spectral
     'extensions.front.onnx.spectral_lowering.ONNXWindowLowering',
     'extensions.front.onnx.spectral_lowering.ONNXMelWeightMatrixLowering',
