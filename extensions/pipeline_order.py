@@ -44,6 +44,10 @@ FRONT = [
     'extensions.front.onnx.detection_lowering.ONNXMaxUnpoolLowering',
     'extensions.front.onnx.detection_lowering.ONNXDeformConvLowering',
     'extensions.front.onnx.detection_lowering.ONNXRoiAlignMaxLowering',
+    # ONNX: decoder building blocks (opsets 24-28)
+    'extensions.front.onnx.decoder_ops_lowering.ONNXCausalConvWithStateLowering',
+    'extensions.front.onnx.decoder_ops_lowering.ONNXSwiGLULowering',
+    'extensions.front.onnx.decoder_ops_lowering.ONNXTensorScatterLowering',
     # ONNX: spectral
     'extensions.front.onnx.spectral_lowering.ONNXWindowLowering',
     'extensions.front.onnx.spectral_lowering.ONNXMelWeightMatrixLowering',
