@@ -323,6 +323,9 @@ MIDDLE = [
     'extensions.middle.bias_add.BiasAddChannelsFirst',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast
+    # ONNX: sampling grids
+    'extensions.middle.grid_lowering.AffineGridLowering',
+    'extensions.middle.grid_lowering.GridSampleByGathers',
     'extensions.middle.matrix_inverse_lowering.MatrixInverseLowering',
     'extensions.middle.tile_runtime_repeats.TileRuntimeRepeats',
     'extensions.middle.grouped_convolution.GroupedConvolution',

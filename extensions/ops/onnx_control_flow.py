@@ -98,15 +98,24 @@ class ONNXIf(Op):
     @staticmethod
     def infer(node):
         outer = _outer_specs(node, 1)
-        bodies = {}
-        for tag, proto in (('then_body', node.then_graph_proto), ('else_body', node.else_graph_proto)):
-            where = 'The {} branch of If "{}"'.format(tag.split('_')[0], _name(node))
-            bodies[tag] = convert_body(node, proto, [], outer, where)
-        then, other = bodies['then_body'], bodies['else_body']
         count = len(node.then_graph_proto.output)
         if len(node.else_graph_proto.output) != count:
             raise Error('If "{}": its then branch has {} outputs, its else branch {}', _name(node), count,
                         len(node.else_graph_proto.output))
+        branches = (('then_body', node.then_graph_proto), ('else_body', node.else_graph_proto))
+        # a condition known at conversion: only the taken branch is converted, and stands for both (the other
+        # never runs). ONNX functions branch on a rank this way (AffineGrid's body on its size's length), and
+        # the branch not taken may not even convert for that rank
+        condition = node.in_port(0).data.get_value()
+        if condition is not None and np.size(condition) == 1:
+            branches = [branches[0 if bool(np.ravel(condition)[0]) else 1]]
+        bodies = {}
+        for tag, proto in branches:
+            where = 'The {} branch of If "{}"'.format(tag.split('_')[0], _name(node))
+            bodies[tag] = convert_body(node, proto, [], outer, where)
+        then, other = bodies.get('then_body'), bodies.get('else_body')
+        then, other = then or other, other or then
+        bodies = {'then_body': then, 'else_body': other}
         node['bodies'] = {tag: body.graph for tag, body in bodies.items()}
         node['onnx_bodies'] = bodies
         for k in range(count):
