@@ -39,6 +39,9 @@ FRONT = [
     'extensions.front.tf.ssd_postprocessor.SSDPostprocessorReplacement',
     'extensions.front.tf.yolo_region.YoloRegionReplacement',
     'mo.utils.anchors.FrontStart',
+    # ONNX: recurrent and flexible attention (LinearAttention, FlexAttention)
+    'extensions.front.onnx.flex_attention_lowering.ONNXFlexAttentionLowering',
+    'extensions.front.onnx.linear_attention_lowering.ONNXLinearAttentionLowering',
     # ONNX: detection (NonMaxSuppression, MaxUnpool, DeformConv, RoiAlign max)
     'extensions.front.onnx.detection_lowering.ONNXNonMaxSuppressionLowering',
     'extensions.front.onnx.detection_lowering.ONNXMaxUnpoolLowering',

@@ -278,17 +278,30 @@ class ONNXScan(Op):
             probe = convert_body(node, proto, specs, outer, where, lambda g: ONNXScan._squeeze_inputs(g, states, axes),
                                  variant=('scan-probe', tuple(axes)))
             rank_of.update({states + j: len(probe.result_shape(states + j)) for j in range(outputs)})
-        body = convert_body(node, proto, specs, outer, where, prepare,
-                            variant=('scan', tuple(axes), tuple(int(a) for a in node.scan_output_axes)))
+        # a state the body makes less definite (sizes its inference cannot tell, e.g. from axes or shapes the
+        # body reads from the enclosing graph) is loosened to what the body makes of it, as Loop's are
+        for _ in range(MAX_SHAPE_ROUNDS):
+            body = convert_body(node, proto, specs, outer, where, prepare,
+                                variant=('scan', tuple(axes), tuple(int(a) for a in node.scan_output_axes)))
+            loosened = False
+            for k in range(states):
+                merged = merge_shapes(specs[k].shape, body.result_shape(k))
+                if merged is None:
+                    raise Error('Scan "{}": state {} changes rank from {} to {} in the body; OpenVINO\'s '
+                                'TensorIterator needs a fixed rank', _name(node), k, specs[k].shape,
+                                body.result_shape(k))
+                loosened |= merged != specs[k].shape
+                specs[k] = BodyInput(specs[k].dtype, merged)
+            if not loosened:
+                break
+        else:
+            raise Error('Scan "{}": the shapes of its states did not settle', _name(node))
         node['output_axes'] = [output_axis(states + j) for j in range(outputs)]
         body.complete(range(states + scans))
         node['bodies'] = {'body': body.graph}
         node['onnx_bodies'] = {'body': body}
         length = lengths[0] if lengths and all(n == lengths[0] for n in lengths) else -1
         for k in range(states):
-            if merge_shapes(specs[k].shape, body.result_shape(k)) != specs[k].shape:
-                raise Error('Scan "{}": state {} has shape {} in and {} out of the body; OpenVINO\'s '
-                            'TensorIterator needs one', _name(node), k, specs[k].shape, body.result_shape(k))
             _set_output(node, k, specs[k].shape, body.result_dtype(k) or specs[k].dtype)
         for j in range(outputs):
             shape = body.result_shape(states + j)

@@ -17,15 +17,17 @@ def reshaped_shape(in_shape, pattern, special_zero: bool, name: str = ''):
             out.append(int(in_shape[i]))
         else:
             out.append(d)
-    if out.count(-1) > 1:
+    # the -1 to infer is the pattern's own; a dimension a 0 copies may be -1 too (unknown), not inferred
+    inferred = [i for i, d in enumerate(pattern) if d == -1]
+    if len(inferred) > 1:
         raise Error('Reshape "{}": the shape {} has more than one -1', name, pattern)
-    if -1 in out:
-        known = int(np.prod([d for d in out if d != -1]))
+    if inferred:
+        known = int(np.prod([d for i, d in enumerate(out) if i != inferred[0]]))
         if is_fully_defined(in_shape):
             total = int(np.prod(in_shape))
             if known == 0 or total % known:
                 raise Error('Reshape "{}": {} elements cannot take the shape {}', name, total, pattern)
-            out[out.index(-1)] = total // known
+            out[inferred[0]] = total // known
     elif is_fully_defined(in_shape) and is_fully_defined(out) and int(np.prod(in_shape)) != int(np.prod(out)):
         raise Error('Reshape "{}": an input of shape {} cannot take the shape {}', name,
                     [int(d) for d in in_shape], pattern)
