@@ -125,6 +125,9 @@ class ONNXIf(Op):
                             'OpenVINO\'s If needs one rank', _name(node), k, then.result_shape(k),
                             other.result_shape(k))
             _set_output(node, k, shape, then.result_dtype(k))
+            value = then.results[k].in_port(0).data.get_value() if then is other else None
+            if value is not None and not node.out_port(k).disconnected():
+                node.out_port(k).data.set_value(value)  # lets what depends on it fold (a rank, a size)
 
     @staticmethod
     def ir_sections(node, layer_ids, output_ports):
