@@ -42,6 +42,11 @@ FRONT = [
     # ONNX: recurrent and flexible attention (LinearAttention, FlexAttention)
     'extensions.front.onnx.flex_attention_lowering.ONNXFlexAttentionLowering',
     'extensions.front.onnx.linear_attention_lowering.ONNXLinearAttentionLowering',
+    # ONNX: Col2Im, CenterCropPad, Unique, STFT
+    'extensions.front.onnx.image_tensor_lowering.ONNXCol2ImLowering',
+    'extensions.front.onnx.image_tensor_lowering.ONNXCenterCropPadLowering',
+    'extensions.front.onnx.image_tensor_lowering.ONNXUniqueLowering',
+    'extensions.front.onnx.image_tensor_lowering.ONNXSTFTLowering',
     # ONNX: detection (NonMaxSuppression, MaxUnpool, DeformConv, RoiAlign max)
     'extensions.front.onnx.detection_lowering.ONNXNonMaxSuppressionLowering',
     'extensions.front.onnx.detection_lowering.ONNXMaxUnpoolLowering',
@@ -331,6 +336,8 @@ MIDDLE = [
     'extensions.middle.grid_lowering.GridSampleByGathers',
     'extensions.middle.matrix_inverse_lowering.MatrixInverseLowering',
     'extensions.middle.tile_runtime_repeats.TileRuntimeRepeats',
+    'extensions.middle.unique_byte_axis.UniqueByteAxis',  # ONNX: Unique along an axis, unsorted, 1-byte types
+    'extensions.middle.dft_f64.FourierTransformF64',  # ONNX: DFT and STFT of doubles
     'extensions.middle.grouped_convolution.GroupedConvolution',
     'extensions.middle.empty_axes.ReduceEmptyAxes',
     'extensions.middle.empty_axes.SqueezeEmptyAxes',

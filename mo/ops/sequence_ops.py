@@ -36,16 +36,17 @@ class Roll(_ShapeOnly):
 
 
 class Unique(Op):
-    """Input: data (flattened; no ``axis`` input is used here). Outputs: the distinct values (in order of
-    first occurrence when ``sorted`` is false), the index of each one's first occurrence, each input
-    element's index into the distinct values, and how often each distinct value occurs."""
+    """Inputs: data, axis (optional scalar; without it the data is flattened). Outputs: the distinct
+    values (or slices along ``axis``; in order of first occurrence when ``sorted`` is false), the index of each
+    one's first occurrence, each input element's (slice's) index into the distinct values, and how often each
+    distinct value occurs."""
     op = 'Unique'
 
     def __init__(self, graph, attrs: dict = None):
         super().__init__(graph, {
             'type': 'Unique', 'op': 'Unique', 'version': 'opset10', 'sorted': False,
             'index_element_type': np.int32, 'count_element_type': np.int32,
-            'infer': Unique.infer, 'type_infer': Unique.type_infer, 'in_ports_count': 1, 'out_ports_count': 4,
+            'infer': Unique.infer, 'type_infer': Unique.type_infer, 'in_ports_count': 2, 'out_ports_count': 4,
         }, attrs)
 
     def backend_attrs(self):
@@ -58,12 +59,21 @@ class Unique(Op):
         shape = node.in_port(0).data.get_shape()
         if shape is None:
             return
-        size = -1 if any(int(d) < 0 for d in shape) else int(np.prod(shape))
+        shape = [int(d) for d in shape]
+        size = -1 if any(d < 0 for d in shape) else int(np.prod(shape))
+        values = [-1]
+        if node.is_in_port_connected(1):  # slices along axis: the other dimensions stay
+            axis = node.in_port(1).data.get_value()
+            if axis is None:
+                values, size = [-1] * len(shape), -1
+            else:
+                axis = int(np.ravel(axis)[0]) % max(len(shape), 1)
+                values, size = shape[:axis] + [-1] + shape[axis + 1:], shape[axis]
         used = [port for port in range(4) if node.is_out_port_connected(port)]
         keep_outputs(node, range(max(used) + 1) if used else ())
         for port in range(4):
             if node.is_out_port_connected(port):
-                node.out_port(port).data.set_shape([size] if port == 2 else [-1])
+                node.out_port(port).data.set_shape(values if port == 0 else [size] if port == 2 else [-1])
 
     @staticmethod
     def type_infer(node):
