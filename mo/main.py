@@ -60,8 +60,8 @@ def _add_extensions(parser):
 def build_parser(command: str = None) -> argparse.ArgumentParser:
     """The ``mo`` parser; given the ``command`` about to run, only that command's module is imported
     (the others get a bare sub-parser: their options are never parsed in this run)."""
-    parser = _Parser(prog='mo', description='Model conversion: TensorFlow GraphDef to OpenVINO IR, and the '
-                                            'Graph Transform Tool.')
+    parser = _Parser(prog='mo', description='Model conversion: TensorFlow and ONNX models to OpenVINO IR, '
+                                            'and the Graph Transform Tool.')
     parser.add_argument('--version', action='version', version='mo {}'.format(__version__))
     commands = parser.add_subparsers(dest='command', metavar='COMMAND', parser_class=_Parser)
 

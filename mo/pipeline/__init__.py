@@ -6,6 +6,7 @@ _COMMANDS = {
     'convert': 'mo.pipeline.convert',
     'transform': 'mo.pipeline.transform',
     'summarize': 'mo.pipeline.summarize',
+    'ops': 'mo.pipeline.ops_listing',
 }
 
 
