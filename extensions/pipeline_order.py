@@ -341,6 +341,11 @@ MIDDLE = [
     'extensions.middle.grouped_convolution.GroupedConvolution',
     'extensions.middle.empty_axes.ReduceEmptyAxes',
     'extensions.middle.empty_axes.SqueezeEmptyAxes',
+    # ONNX: run-time axes (Unsqueeze, reductions) in forms the CPU plugin runs; ReduceMax/Min of an empty set
+    'extensions.middle.reduce_empty_set.ReduceEmptySet',
+    'extensions.middle.runtime_axes.UnsqueezeRuntimeAxes',
+    'extensions.middle.runtime_axes.ReduceLogicalRuntimeAxes',
+    'extensions.middle.runtime_axes.ReduceRuntimeAxesRank',
     'extensions.middle.transpose_sinking.TransposeSinking',
     'extensions.middle.gather_batch_of_one.GatherBatchOfOne',
     'extensions.middle.preprocessing_into_conv.PreprocessingIntoConvolution',

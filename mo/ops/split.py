@@ -35,6 +35,15 @@ def _set_outputs(node, shape, axis, sizes):
             node.out_port(port)._data_node(create=True)['keep_output_port'] = True
 
 
+def _parts_count(node):
+    """How many parts a VariadicSplit with run-time lengths makes: the length of its lengths vector, or (when
+    that is unknown) its number of output ports."""
+    lengths_shape = node.in_port(2).data.get_shape()
+    if lengths_shape is not None and len(lengths_shape) == 1 and lengths_shape[0] >= 0:
+        return int(lengths_shape[0])
+    return int(node.soft_get('out_ports_count', 2))
+
+
 class Split(Op):
     """``num_splits`` equal parts; output ``i`` is part ``i``."""
     op = 'Split'
@@ -65,7 +74,8 @@ class Split(Op):
 
 
 class VariadicSplit(Op):
-    """Parts of the sizes on input 2 (one may be -1: the rest)."""
+    """Parts of the sizes on input 2 (one may be -1: the rest); sizes known at run time only leave each part's
+    size along the axis unknown (-1)."""
     op = 'VariadicSplit'
 
     def __init__(self, graph, attrs: dict = None):
@@ -81,9 +91,12 @@ class VariadicSplit(Op):
         lengths = node.in_port(2).data.get_value()
         if shape is None:
             return
-        if lengths is None:
-            raise Error('VariadicSplit "{}": the split lengths must be constant', name)
         axis = _axis(node, len(shape))
+        if lengths is None:
+            # lengths known at run time only (valid in the opset): every part's size along the axis is unknown
+            count = _parts_count(node)
+            _set_outputs(node, shape, axis, [-1] * count)
+            return
         sizes = [int(v) for v in np.ravel(lengths)]
         size = int(shape[axis])
         if sizes.count(-1) > 1:

@@ -92,6 +92,9 @@ class ReduceLowering(OpRule):
 
         if reduction in _BOOLEAN and node.soft_get('data_type', None) == np.bool_:
             return reduce(_BOOLEAN[reduction], x, 'reduce')
+        if reduction in ('ReduceMax', 'ReduceMin'):
+            # ONNX's max/min of an empty set (-inf/+inf for floats) is not always OpenVINO's: middle.reduce_empty_set
+            return b.op(_DIRECT[reduction], [x, axes], 'reduce', keep_dims=keep, onnx_empty_set=True)
         if reduction in _DIRECT:
             return reduce(_DIRECT[reduction], x, 'reduce')
         if reduction == 'ReduceL1':
