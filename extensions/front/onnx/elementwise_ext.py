@@ -80,8 +80,10 @@ class ModExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        op_class = elementwise_more.Mod if onnx_attr(node, 'fmod', 'i', 0) else elementwise_more.FloorMod
-        op_class.update_node_stat(node, {})
+        if onnx_attr(node, 'fmod', 'i', 0):
+            elementwise_more.Mod.update_node_stat(node, {})
+        else:  # numpy.mod's results at infinities and zeros, for floats: extensions.middle.float_mod_edges
+            elementwise_more.FloorMod.update_node_stat(node, {'numpy_edges': True})
         return True
 
 

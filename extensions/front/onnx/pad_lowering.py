@@ -1,21 +1,25 @@
-"""ONNX's Pad (the ``ONNXPad`` nodes ``tensor_ext`` leaves) as opset Pad, or as Slices and Concats for ``wrap``.
+"""ONNX's Pad (the ``ONNXPad`` nodes ``tensor_ext`` leaves) as opset Pad, or as Gathers for ``wrap``.
 
 Pads are ``[x1_begin, x2_begin, ..., x1_end, x2_end, ...]``: an attribute before opset 11, input 1 from it,
 for the axes of input 3 (opset 18; all axes when absent). Negative pads crop.
 """
 import numpy as np
 
+from extensions.front.onnx.math_lowering import static_shape
 from extensions.front.onnx.tensor_ext import node_name
-from extensions.front.onnx.tensor_lowering import INT64_MAX, constant_input, i64, scalar
+from extensions.front.onnx.tensor_lowering import constant_input, i64, scalar
 from extensions.ops.onnx_tensor import ConvertLike, ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
-from mo.ops.concat import Concat
+from mo.ops.convert import Convert
+from mo.ops.elementwise import Add, Maximum, Sub
+from mo.ops.elementwise_more import FloorMod
+from mo.ops.gather import Gather
 from mo.ops.pad import Pad
+from mo.ops.range import Range
 from mo.ops.shapeof import ShapeOf
-from mo.ops.slice import Slice
 from mo.ops.split import Split
 from mo.utils.error import Error
 
@@ -24,8 +28,8 @@ _MODES = {'constant': 'constant', 'reflect': 'reflect', 'edge': 'edge', 'wrap': 
 
 class PadLowering(OpRule):
     """Pad(x, pads, value, axes; mode) = Pad-1(x, begin, end, value; mode) with begin, end the halves of pads,
-    scattered into zeros at ``axes`` when given; mode ``wrap`` (opset 19) = per axis
-    Concat(x[-begin:], x, x[:end]) after cropping, for constant pads."""
+    scattered into zeros at ``axes`` when given; mode ``wrap`` (opset 19) = per axis a Gather of x at the
+    positions -begin .. n + end - 1 taken modulo n, after cropping (``_wrap``)."""
     op = 'ONNXPad'
 
     def rewrite(self, node: Node, b: Builder):
@@ -42,9 +46,7 @@ class PadLowering(OpRule):
             if node.is_in_port_connected(3) and axes is None and mode == 'wrap':
                 raise Error('Pad "{}": mode wrap needs constant axes', node_name(node))
         if mode == 'wrap':
-            if pads is None:
-                raise Error('Pad "{}": mode wrap needs constant pads', node_name(node))
-            return self._wrap(b, x, np.ravel(pads).astype(np.int64), axes)
+            return self._wrap(node, b, x, None if pads is None else np.ravel(pads).astype(np.int64), axes)
         begin, end = self._begin_end(node, b, x, pads, axes, old)
         value = None
         if mode == 'constant':
@@ -76,25 +78,55 @@ class PadLowering(OpRule):
         return full
 
     @staticmethod
-    def _wrap(b, x, pads, axes):
-        half = pads.size // 2
-        axes = list(range(half)) if axes is None else [int(a) for a in np.ravel(axes)]
-        one = i64(b, [1], 'one')
-        for axis, before, after in zip(axes, pads[:half], pads[half:]):
+    def _wrap(node, b, x, pads, axes):
+        """Wrap padding, per padded axis, of x cropped first where a pad is negative (as onnxruntime does; numpy
+        takes no negative pads): with c0, c1 the crops, p0, p1 the positive pads and m = n - c0 - c1 the points
+        kept, Gather(x, c0 + (Range(-p0, m + p1) mod m), axis), which is numpy's ``wrap`` for pads of any size
+        (repeating x where a pad exceeds m).
+        Pads known at run time only are read per axis; their count must then be known: the constant axes, or
+        the static length of pads or rank of x."""
+        count = None if pads is None else pads.size // 2
+        if axes is not None:
+            count = np.size(axes)
+        elif count is None:
+            pads_shape, x_shape = static_shape(node.in_port(1)), static_shape(node.in_port(0))
+            if pads_shape is not None and len(pads_shape) == 1 and pads_shape[0] >= 0:
+                count = pads_shape[0] // 2
+            elif x_shape is not None:
+                count = len(x_shape)
+            else:
+                raise Error('Pad "{}": mode wrap with pads known at run time only needs the rank of the input',
+                            node_name(node))
+        axes = list(range(count)) if axes is None else [int(a) for a in np.ravel(axes)]
+        runtime = None if pads is not None else b.op(Convert, [node.in_port(1)], 'pads_i64', dst_type=np.int64)
+        for k, axis in enumerate(axes):
             tag = 'axis_{}'.format(axis)
-            on_axis = i64(b, [axis], tag + '/axes')
-            if before < 0 or after < 0:  # crop first
-                x = b.op(Slice, [x, i64(b, [max(-before, 0)], tag + '/crop_start'),
-                                 i64(b, [after if after < 0 else INT64_MAX], tag + '/crop_stop'), one, on_axis],
-                         tag + '/cropped').out_port(0)
-            parts = []
-            if before > 0:
-                parts.append(b.op(Slice, [x, i64(b, [-before], tag + '/tail_start'), i64(b, [INT64_MAX], tag + '/end'),
-                                          one, on_axis], tag + '/tail'))
-            parts.append(x)
-            if after > 0:
-                parts.append(b.op(Slice, [x, i64(b, [0], tag + '/head_start'), i64(b, [after], tag + '/head_stop'),
-                                          one, on_axis], tag + '/head'))
-            if len(parts) > 1:
-                x = b.op(Concat, parts, tag + '/wrapped', axis=axis, in_ports_count=len(parts)).out_port(0)
+            if pads is not None and pads[k] == 0 and pads[count + k] == 0:
+                continue
+            added, cut = PadLowering._added_and_cut(b, pads, runtime, k, count, tag)
+            size = b.op(Gather, [b.op(ShapeOf, [x], tag + '/shape', output_type=np.int64),
+                                 i64(b, axis, tag + '/size_index'), i64(b, 0, tag + '/size_axis')], tag + '/size')
+            kept = b.op(Sub, [b.op(Sub, [size, cut[0]], tag + '/after_cut_begin'), cut[1]], tag + '/kept')
+            positions = b.op(Range, [b.op(Sub, [i64(b, 0, tag + '/origin'), added[0]], tag + '/start'),
+                                     b.op(Add, [kept, added[1]], tag + '/stop'), i64(b, 1, tag + '/step')],
+                             tag + '/positions', output_type=np.int64)
+            indices = b.op(Add, [b.op(FloorMod, [positions, kept], tag + '/wrapped_positions'), cut[0]],
+                           tag + '/indices')
+            x = b.op(Gather, [x, indices, i64(b, axis, tag + '/axis')], tag + '/wrapped').out_port(0)
         return x
+
+    @staticmethod
+    def _added_and_cut(b, pads, runtime, k: int, count: int, tag: str):
+        """``[begin, end]`` pads of axis ``k`` split into what is added (the positive part) and what is cropped
+        (the negative part, negated), from the constant ``pads`` or the run-time ``runtime`` ones."""
+        if pads is not None:
+            ends = (int(pads[k]), int(pads[count + k]))
+            return ([i64(b, max(v, 0), tag + '/added_' + which) for v, which in zip(ends, ('begin', 'end'))],
+                    [i64(b, max(-v, 0), tag + '/cut_' + which) for v, which in zip(ends, ('begin', 'end'))])
+        zero = i64(b, 0, tag + '/zero')
+        ends = [b.op(Gather, [runtime, i64(b, index, tag + '/' + which + '_index'),
+                              i64(b, 0, tag + '/' + which + '_axis')], tag + '/' + which)
+                for index, which in ((k, 'begin'), (count + k, 'end'))]
+        return ([b.op(Maximum, [v, zero], tag + '/added_' + which) for v, which in zip(ends, ('begin', 'end'))],
+                [b.op(Maximum, [b.op(Sub, [zero, v], tag + '/minus_' + which), zero], tag + '/cut_' + which)
+                 for v, which in zip(ends, ('begin', 'end'))])

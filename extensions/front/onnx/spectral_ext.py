@@ -40,7 +40,7 @@ class WindowExtractor(FrontExtractorOp):
 
 
 class MelWeightMatrixExtractor(FrontExtractorOp):
-    """MelWeightMatrix -> ONNXMelWeightMatrix (out_type); its inputs must be constant."""
+    """MelWeightMatrix -> ONNXMelWeightMatrix (out_type): a constant, or a formula of inputs known at run time."""
     op = 'MelWeightMatrix'
     framework = 'onnx'
 

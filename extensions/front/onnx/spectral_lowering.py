@@ -2,25 +2,31 @@
 
 Complex tensors are float tensors with a trailing dimension of 2 in ONNX as in the opset; ONNX's real signals
 carry a trailing dimension of 1. Windows and MelWeightMatrix of constant inputs fold to constants (numpy, in
-float64, then the requested type); a window of run-time size is a Range-based formula.
+float64, then the requested type); with inputs known at run time only they are Range-based formulas (f32).
 """
 import numpy as np
 
 from extensions.front.onnx.math_lowering import dimension, like, static_shape
-from extensions.ops.onnx_tensor import ConvertLike
+from extensions.front.onnx.tensor_lowering import move_axis
 from extensions.front.tf.formula_kit import F32, I64, cast, unsqueeze
+from extensions.ops.onnx_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
+from mo.ops.activation_ops import Exp, Floor, Log
 from mo.ops.broadcast import Broadcast
-from mo.ops.elementwise import Add, Div, Equal, Mul, Sub
+from mo.ops.concat import Concat
+from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, Maximum, Mul, Sub
+from mo.ops.elementwise_more import GreaterEqual, LessEqual, LogicalOr
 from mo.ops.fft import DFT, IDFT, IRDFT
 from mo.ops.gather import Gather
 from mo.ops.math_ops import Cos
 from mo.ops.pad import Pad
 from mo.ops.range import Range
+from mo.ops.reshape import Reshape
 from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
+from mo.ops.transpose import Transpose
 from mo.utils.error import Error
 
 # the cosine-sum coefficients a0, a1, a2 of each window: w[n] = a0 - a1 cos(2 pi n / D) + a2 cos(4 pi n / D)
@@ -98,19 +104,72 @@ def mel_weight_matrix(num_mel_bins: int, dft_length: int, sample_rate, lower_hz,
 
 class ONNXMelWeightMatrixLowering(OpRule):
     """MelWeightMatrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz, upper_edge_hertz) = the constant
-    ``mel_weight_matrix`` computes (every input must be constant)."""
+    ``mel_weight_matrix`` computes when every input is constant, else the same formula at run time."""
     op = 'ONNXMelWeightMatrix'
 
     def rewrite(self, node: Node, b: Builder):
         values = [_constant(node, k) for k in range(5)]
         if any(v is None for v in values):
-            raise Error('MelWeightMatrix "{}": mo converts it only with constant inputs', _name(node))
+            return self._runtime(node, b)
         bins, length, rate, low, high = [np.ravel(v)[0] for v in values]
         if int(bins) <= 0 or int(length) <= 0 or float(rate) <= 0:
             raise Error('MelWeightMatrix "{}": num_mel_bins, dft_length and sample_rate must be positive',
                         _name(node))
         value = mel_weight_matrix(int(bins), int(length), rate, low, high)
         return b.const(value.astype(node.out_type), 'matrix', node.out_type)
+
+    @staticmethod
+    def _runtime(node: Node, b: Builder):
+        """The same for inputs known at run time only, in f32: with L, C, R = bins[i], bins[i + 1], bins[i + 2]
+        (rows [1, num_mel_bins]) and j = 0 .. dft_length // 2 (a column), the entry is (R - j) / (R - C) for
+        C <= j < R, else (j - L) / (C - L) for L <= j <= C (1 where C == L), else 0."""
+        def f32(port, tag):
+            return cast(b, b.op(Reshape, [port, b.const([], tag + '/scalar_shape', I64)], tag + '/scalar'), F32, tag)
+        count = cast(b, b.op(Reshape, [node.in_port(0), b.const([], 'count_shape', I64)], 'count_scalar'), I64,
+                     'count')
+        length, rate, low, high = [f32(node.in_port(k), tag) for k, tag in
+                                   ((1, 'dft_length'), (2, 'sample_rate'), (3, 'lower_hz'), (4, 'upper_hz'))]
+        mel_scale = 2595.0 / np.log(10.0)  # mel(f) = 2595 log10(1 + f / 700) = mel_scale ln(1 + f / 700)
+
+        def mel(hz, tag):
+            return b.op(Mul, [b.op(Log, [b.op(Add, [b.op(Div, [hz, b.const(700, tag + '/700', F32)], tag + '/ratio'),
+                                                    b.const(1, tag + '/one', F32)], tag + '/plus_one')], tag + '/log'),
+                              b.const(mel_scale, tag + '/scale', F32)], tag)
+        mel_low = mel(low, 'mel_low')
+        points_count = b.op(Add, [count, b.const(2, 'two', I64)], 'points_count')
+        step = b.op(Div, [b.op(Sub, [mel(high, 'mel_high'), mel_low], 'mel_span'), cast(b, points_count, F32,
+                                                                                          'points_f32')], 'mel_step')
+        index = cast(b, b.op(Range, [b.const(0, 'p_start', I64), points_count, b.const(1, 'p_step', I64)], 'p',
+                             output_type=I64), F32, 'p_f32')
+        points = b.op(Add, [mel_low, b.op(Mul, [index, step], 'p_offsets')], 'mel_points')
+        hertz = b.op(Mul, [b.op(Sub, [b.op(Exp, [b.op(Div, [points, b.const(mel_scale, 'mel_scale', F32)],
+                                                      'exponent')], 'exp'), b.const(1, 'exp_one', F32)], 'exp_minus_1'),
+                           b.const(700, 'hz_700', F32)], 'hertz')
+        scaled = b.op(Div, [b.op(Mul, [hertz, b.op(Add, [length, b.const(1, 'len_one', F32)], 'length_plus_1')],
+                                 'hz_scaled'), rate], 'bin_position')
+        bins = unsqueeze(b, b.op(Floor, [scaled], 'bins'), [0], 'bins_row')
+
+        def part(start, tag):  # bins[start : start + num_mel_bins] as a row
+            return b.op(Slice, [bins, b.const([start], tag + '/start', I64),
+                                unsqueeze(b, b.op(Add, [count, b.const(start, tag + '/offset', I64)], tag + '/end'),
+                                          [0], tag + '/stop'), b.const([1], tag + '/step', I64),
+                                b.const([1], tag + '/axis', I64)], tag)
+        left, center, right = part(0, 'left'), part(1, 'center'), part(2, 'right')
+        rows = b.op(Add, [b.op(Div, [cast(b, length, I64, 'length_i64'), b.const(2, 'half', I64)], 'half_length'),
+                          b.const(1, 'rows_one', I64)], 'rows')
+        j = unsqueeze(b, cast(b, b.op(Range, [b.const(0, 'j_start', I64), rows, b.const(1, 'j_step', I64)], 'j_i64',
+                                      output_type=I64), F32, 'j_f32'), [1], 'j')
+        zero, one = b.const(0, 'zero', F32), b.const(1, 'one', F32)
+        falling = b.op(Div, [b.op(Sub, [right, j], 'to_right'), b.op(Sub, [right, center], 'fall_width')], 'falling')
+        rise_width = b.op(Sub, [center, left], 'rise_width')
+        rising = b.op(Select, [b.op(Equal, [rise_width, zero], 'no_rise'), one,
+                               b.op(Div, [b.op(Sub, [j, left], 'from_left'), rise_width], 'rise')], 'rising')
+        in_fall = b.op(LogicalAnd, [b.op(GreaterEqual, [j, center], 'from_center'), b.op(Less, [j, right], 'to_end')],
+                       'in_fall')
+        in_rise = b.op(LogicalAnd, [b.op(GreaterEqual, [j, left], 'from_start'),
+                                    b.op(LessEqual, [j, center], 'to_center')], 'in_rise')
+        weights = b.op(Select, [in_fall, falling, b.op(Select, [in_rise, rising, zero], 'rise_or_zero')], 'weights')
+        return cast(b, weights, node.out_type, 'matrix')
 
 
 def _fit(b: Builder, x, axis: int, length, tag: str):
@@ -131,10 +190,40 @@ def _fit(b: Builder, x, axis: int, length, tag: str):
     return b.op(Pad, [cropped, before, after, like(b, 0, x, tag + '/fill')], tag, pad_mode='constant')
 
 
+def _real_bins_exact(b: Builder, transformed, last, axis: int):
+    """``transformed`` (the DFT or IDFT along ``axis`` of a signal that is real when ``last`` is 0) with the
+    imaginary parts of points 0 and n / 2 set to 0: for a real signal these are sums of the samples with factors
+    1 and (-1)^j, real exactly, but OpenVINO's f32 twiddle factors (sin(pi j) is not 0 in f32) leave an
+    imaginary part of some 1e-6 of the signal's magnitude there, where the exact result is 0."""
+    n = dimension(b, transformed, axis, 'points_all')
+    k = b.op(Range, [b.const(0, 'k_start', I64), n, b.const(1, 'k_step', I64)], 'k', output_type=I64)
+    zero = b.const(0, 'k_zero', I64)
+    at_zero = b.op(Equal, [k, zero], 'at_zero')
+    at_half = b.op(Equal, [b.op(Mul, [k, b.const(2, 'k_two', I64)], 'k_twice'), n], 'at_half')
+    real_point = b.op(LogicalOr, [at_zero, at_half], 'real_point')
+    # the imaginary factor: 0 at those points of a real signal (last = 0), 1 elsewhere and for complex signals
+    keep = b.op(Maximum, [b.op(Select, [real_point, zero, b.const(1, 'k_one', I64)], 'kept'), last], 'keep')
+    pairs = b.op(Add, [b.op(Mul, [unsqueeze(b, keep, [1], 'keep_column'), b.const([0, 1], 'imag_only', I64)],
+                                'imag_factor'), b.const([1, 0], 'real_one', I64)], 'pair_factor')
+    # [n, 2] aligned with transformed: [n, 1, ..., 1, 2], one 1 per axis between ``axis`` and the complex one
+    if axis < 0:
+        middle = b.const([1] * (-axis - 2), 'middle_ones', I64)
+    else:
+        rank = b.op(ShapeOf, [b.op(ShapeOf, [transformed], 'out_shape', output_type=I64)], 'out_rank', output_type=I64)
+        middle = b.op(Broadcast, [b.const([1], 'one_1d', I64), b.op(Sub, [rank, b.const([axis + 2], 'after_axis',
+                                                                                         I64)], 'middle_count')],
+                      'middle_ones', mode='numpy')
+    shape = b.op(Concat, [b.const([-1], 'n_dim', I64), middle, b.const([2], 'two_dim', I64)], 'factor_shape', axis=0,
+                 in_ports_count=3)
+    factor = b.op(Reshape, [pairs, shape], 'aligned_factor', special_zero=False)
+    return b.op(Mul, [transformed, b.op(ConvertLike, [factor, transformed], 'factor_like')], 'real_bins_exact')
+
+
 class ONNXDFTLowering(OpRule):
     """DFT(x, dft_length, axis): x made complex (a real [..., 1] gets a zero imaginary part), fitted to dft_length
     along axis, then DFT/IDFT along it; onesided keeps the first n // 2 + 1 points of a forward transform, and
-    an inverse onesided one is IRDFT(spectrum fitted to n // 2 + 1 points, n) with a trailing 1."""
+    an inverse onesided one is IRDFT(spectrum fitted to n // 2 + 1 points, n) with a trailing 1. An axis known
+    at run time only: the same along axis -2 of x transposed to put that axis there, transposed back."""
     op = 'ONNXDFT'
 
     def _axis(self, node: Node) -> int:
@@ -143,17 +232,21 @@ class ONNXDFTLowering(OpRule):
         if not node.is_in_port_connected(2):
             return -2
         value = _constant(node, 2)
-        if value is None:
-            raise Error('DFT "{}": mo converts it only with a constant axis', _name(node))
-        return int(np.ravel(value)[0])
+        return None if value is None else int(np.ravel(value)[0])
 
     def rewrite(self, node: Node, b: Builder):
         axis = self._axis(node)
+        if axis is None:  # known at run time only: transform along -2 of x transposed to put the axis there
+            moved, back = move_axis(b, node.in_port(0).get_source(), node.in_port(2), 1, 'moved')
+            return b.op(Transpose, [self._transform(node, b, moved, -2), back], 'moved_back')
         if axis == -1:
             raise Error('DFT "{}": axis -1 is the complex dimension, not a signal axis', _name(node))
+        return self._transform(node, b, node.in_port(0), axis)
+
+    @staticmethod
+    def _transform(node: Node, b: Builder, x, axis: int):
         # the opset counts the axes of the complex tensor without its trailing 2; ONNX's -2 is its -1
         transform_axis = b.const([axis + 1 if axis < 0 else axis], 'axes', I64)
-        x = node.in_port(0)
         # complex = x[..., [0, last]] * [1, last], last = parts - 1: [re, im] for complex input, [re, 0] for real
         last = b.op(Sub, [dimension(b, x, -1, 'parts'), b.const(1, 'one', I64)], 'last')
         indices = b.op(Mul, [b.const([0, 1], 'which', I64), last], 'indices')
@@ -178,6 +271,7 @@ class ONNXDFTLowering(OpRule):
         if length is not None:
             signal = _fit(b, signal, axis, length, 'fit')
         transformed = b.op(IDFT if node.inverse else DFT, [signal, transform_axis], 'idft' if node.inverse else 'dft')
+        transformed = _real_bins_exact(b, transformed, last, axis)
         if not node.onesided:
             return transformed
         points = dimension(b, transformed, axis, 'points')

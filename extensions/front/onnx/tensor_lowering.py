@@ -15,8 +15,8 @@ from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, Less, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual, LessEqual
+from mo.ops.elementwise import Add, Div, Equal, Greater, Less, Mul, Sub
+from mo.ops.elementwise_more import FloorMod, GreaterEqual, LessEqual
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import TopK
 from mo.ops.range import Range
@@ -250,23 +250,60 @@ class CumSumLowering(OpRule):
                     reverse=bool(onnx_attr(node, 'reverse', 'i', 0)))
 
 
+def move_axis(b: Builder, x, axis_port, from_end: int, suffix: str):
+    """``x`` transposed so that its axis ``axis_port`` (a run-time scalar, either sign) sits ``from_end`` places
+    before the last one, the other axes keeping their order; returns it with the order that moves it back. With
+    rank r, a = axis mod r and t = r - 1 - from_end, output position p takes axis a at t, else
+    q + (q >= a) with q = p - (p > t); the inverse sends a to t and any other j to q + (q >= t), q = j - (j > a)."""
+    shape = b.op(ShapeOf, [x], suffix + '/shape', output_type=np.int64)
+    rank = b.op(Reshape, [b.op(ShapeOf, [shape], suffix + '/rank_1d', output_type=np.int64),
+                          i64(b, [], suffix + '/scalar')], suffix + '/rank')
+    axis = b.op(Convert, [scalar(b, axis_port, suffix + '/axis_scalar')], suffix + '/axis_i64', dst_type=np.int64)
+    axis = b.op(FloorMod, [b.op(Add, [axis, rank], suffix + '/axis_plus_rank'), rank], suffix + '/axis')
+    target = b.op(Sub, [rank, i64(b, 1 + from_end, suffix + '/from_end')], suffix + '/target')
+    positions = b.op(Range, [i64(b, 0, suffix + '/zero'), rank, i64(b, 1, suffix + '/one')], suffix + '/positions',
+                     output_type=np.int64)
+
+    def beyond(values, pivot, tag):  # (values > pivot) as int64
+        return b.op(Convert, [b.op(Greater, [values, pivot], tag + '/test')], tag, dst_type=np.int64)
+
+    def step_over(values, pivot, tag):  # values + (values >= pivot)
+        over = b.op(Convert, [b.op(GreaterEqual, [values, pivot], tag + '/test')], tag + '/over', dst_type=np.int64)
+        return b.op(Add, [values, over], tag)
+    rest = b.op(Sub, [positions, beyond(positions, target, suffix + '/after_target')], suffix + '/rest')
+    order = b.op(Select, [b.op(Equal, [positions, target], suffix + '/at_target'), axis,
+                          step_over(rest, axis, suffix + '/others')], suffix + '/order')
+    kept = b.op(Sub, [positions, beyond(positions, axis, suffix + '/after_axis')], suffix + '/kept')
+    back = b.op(Select, [b.op(Equal, [positions, axis], suffix + '/at_axis'), target,
+                         step_over(kept, target, suffix + '/returning')], suffix + '/back_order')
+    return b.op(Transpose, [x, order], suffix), back
+
+
 class CumProdLowering(OpRule):
     """CumProd(x, axis; exclusive, reverse) = ReduceProd over j of Select(m[i, j], x[.., j, ..], 1) with an
     [n, n] mask m: j <= i (j < i exclusive; j >= i, j > i reversed). No opset op multiplies cumulatively; this
-    is exact for every value (zeros and negatives included) at n^2 the memory. The axis must be constant."""
+    is exact for every value (zeros and negatives included) at n^2 the memory. An axis known at run time only:
+    the same along the last axis of x transposed to put that axis last (``move_axis``), transposed back."""
     op = 'ONNXCumProd'
 
     def rewrite(self, node: Node, b: Builder):
-        axis = constant_input(node, 1)
-        if axis is None or np.size(axis) != 1:
-            raise Error('CumProd "{}": the axis must be a constant scalar', node_name(node))
-        axis = int(np.ravel(axis)[0])
+        exclusive, reverse = onnx_attr(node, 'exclusive', 'i', 0), onnx_attr(node, 'reverse', 'i', 0)
         x = node.in_port(0).get_source()
+        axis = constant_input(node, 1)
+        if axis is None:
+            moved, back = move_axis(b, x, node.in_port(1), 0, 'moved')
+            product = self._cumprod(b, moved.out_port(0), -1, exclusive, reverse)
+            return b.op(Transpose, [product, back], 'cumprod_moved_back')
+        if np.size(axis) != 1:
+            raise Error('CumProd "{}": the axis must be a scalar', node_name(node))
+        return self._cumprod(b, x, int(np.ravel(axis)[0]), exclusive, reverse)
+
+    @staticmethod
+    def _cumprod(b: Builder, x, axis: int, exclusive, reverse):
         shape = b.op(ShapeOf, [x], 'shape', output_type=np.int64)
         zero, one = i64(b, 0, 'zero'), i64(b, 1, 'one')
         numbers = b.op(Range, [zero, dimension(b, shape, axis, 'n'), one], 'numbers', output_type=np.int64)
         i = b.op(Unsqueeze, [numbers, i64(b, [1], 'i_axis')], 'i')
-        exclusive, reverse = onnx_attr(node, 'exclusive', 'i', 0), onnx_attr(node, 'reverse', 'i', 0)
         compare = {(0, 0): LessEqual, (1, 0): Less, (0, 1): GreaterEqual}.get((exclusive, reverse))
         # reverse and exclusive: j > i, i.e. i < j
         mask = b.op(compare, [numbers, i], 'mask') if compare else b.op(Less, [i, numbers], 'mask')

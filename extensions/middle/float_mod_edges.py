@@ -1,0 +1,52 @@
+"""ONNX's Mod with fmod=0 on floats: numpy.mod's results at the edge values, which OpenVINO's FloorMod misses.
+
+ONNX's reference computes ``numpy.mod``: the remainder takes the divisor's sign, a zero remainder is a zero of
+the divisor's sign, and a finite dividend over an infinite divisor is the dividend itself when both have the
+same sign (or the dividend is zero) and the divisor otherwise (-3 mod inf = inf, 3 mod inf = 3). OpenVINO's
+FloorMod (``a - floor(a / b) * b``) gives NaN for every infinite divisor and +0 for every zero remainder. A NaN
+or infinite dividend and a zero divisor give NaN in both. Integers need none of this: their FloorMod is
+numpy's; so the rule waits for the element type, known after shape inference.
+"""
+import numpy as np
+
+from mo.front.common.rule import Builder
+from mo.graph.graph import Node
+from mo.middle.rule import MiddleOpRule
+from mo.ops.elementwise import Equal, Less, LogicalAnd
+from mo.ops.elementwise_more import FloorMod, NotEqual
+from mo.ops.math_ops import IsFinite, IsInf
+from mo.ops.select import Select
+
+
+class FloatFloorModEdges(MiddleOpRule):
+    """FloorMod(a, b) of floats marked ``numpy_edges`` (ONNX's Mod, fmod=0) ->
+    r = Select(IsInf(b) and IsFinite(a), Select(a != 0 and (a < 0) != (b < 0), b, a), FloorMod(a, b)), then
+    Select(r == 0, Select(b < 0, -0.0, +0.0), r)."""
+    id = 'FloatFloorModEdges'
+    op = 'FloorMod'
+
+    def matches(self, node: Node) -> bool:
+        dtype = node.in_port(0).data.get_data_type()
+        return bool(node.soft_get('numpy_edges', False)) and dtype is not None and np.dtype(dtype).kind == 'f'
+
+    def rewrite(self, node: Node, b: Builder):
+        dtype = np.dtype(node.in_port(0).data.get_data_type())
+        a, divisor = node.in_port(0).get_source(), node.in_port(1).get_source()
+        zero = b.const(np.array(0.0, dtype), 'zero', dtype)
+        remainder = b.op(FloorMod, [a, divisor], 'floor_mod')
+        divisor_negative = b.op(Less, [divisor, zero], 'divisor_negative')
+        # a finite dividend over an infinite divisor: the dividend, or the divisor when the signs differ
+        signs_differ = b.op(NotEqual, [b.op(Less, [a, zero], 'dividend_negative'), divisor_negative],
+                            'signs_differ')
+        takes_divisor = b.op(LogicalAnd, [b.op(NotEqual, [a, zero], 'dividend_nonzero'), signs_differ],
+                             'takes_divisor')
+        by_infinity = b.op(Select, [takes_divisor, divisor, a], 'by_infinity')
+        infinite_case = b.op(LogicalAnd, [b.op(IsInf, [divisor], 'divisor_infinite'),
+                                          b.op(IsFinite, [a], 'dividend_finite')], 'infinite_case')
+        remainder = b.op(Select, [infinite_case, by_infinity, remainder], 'edges')
+        # a zero remainder carries the divisor's sign
+        signed_zero = b.op(Select, [divisor_negative, b.const(np.array(-0.0, dtype), 'minus_zero', dtype), zero],
+                           'signed_zero')
+        is_zero = b.op(Equal, [remainder, zero], 'is_zero')
+        return b.op(Select, [is_zero, signed_zero, remainder], 'mod')
+
