@@ -1,5 +1,5 @@
 """Harness cases for SparseReshape and SparseFillEmptyRows (``extensions/front/tf/sparse_ext.py``; SparseToDense's
-cases are in ``cases_tensor_batch_a``): ranks 1 to 3, a -1 in the new shape, entries out of row order and
+cases are in ``cases_array_formulas``): ranks 1 to 3, a -1 in the new shape, entries out of row order and
 several in one row, empty rows at the start, middle and end, no entries at all, and entry counts fed at
 run time (two run shapes)."""
 import numpy as np

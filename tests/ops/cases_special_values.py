@@ -18,7 +18,7 @@ import numpy as np
 import tensorflow as tf
 
 from tests.ops.harness import In, OpCase, grid, register
-from tests.ops.cases_math_more import _elementwise_exact
+from tests.ops.cases_math_ext import _elementwise_exact
 
 _VALUES = np.array([-3.5, -2.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, 2.5, 7.0, -np.inf, np.inf, np.nan,
                     -1e-3, -3e-5, -1e-8, 1e-8, 3e-5, 1e-3, 100.0, -100.0, 1e30, -1e30, 1e-30, 88.5, -88.5], np.float32)

@@ -2,7 +2,7 @@
 TopK (k as an attribute), the TensorScatter ops, RandomUniform/RandomUniformInt, and the checks that
 inference passes over (EnsureShape, CheckNumericsV2).
 
-Ops that take more than one opset op are extracted in ``array_more_ext`` and lowered in
+Ops that take more than one opset op are extracted in ``array_formula_ext`` and lowered in
 ``array_lowering``.
 """
 import numpy as np

@@ -1,11 +1,11 @@
-"""TensorFlow's array ops built from opset ops (the ops ``array_more_ext.LOWERED`` lists).
+"""TensorFlow's array ops built from opset ops (the ops ``array_formula_ext.LOWERED`` lists).
 
 Shapes, ranks and lengths are computed at run time (``formulas``), so dynamic dimensions convert and static
 ones fold.
 """
 import numpy as np
 
-from extensions.front.tf.array_more_ext import output_type
+from extensions.front.tf.array_formula_ext import output_type
 from extensions.front.tf.formulas import (as_int64, concat, int_range, rank_of, shape_of, squeeze, to_vector, unravel,
                                           unsqueeze, vector_length)
 from extensions.front.tf.tensor_ext import constant_input

@@ -1,4 +1,4 @@
-"""Harness cases for the ops of ``extensions/front/tf/tensor_more_ext.py``."""
+"""Harness cases for the ops of ``extensions/front/tf/indexing_ext.py``."""
 import numpy as np
 import tensorflow as tf
 

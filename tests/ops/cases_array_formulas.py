@@ -1,4 +1,4 @@
-"""Harness cases for the array ops of ``extensions/front/tf/array_ext.py`` and ``array_more_ext.py``: each over
+"""Harness cases for the array ops of ``extensions/front/tf/array_ext.py`` and ``array_formula_ext.py``: each over
 its attributes (axes incl. negative, exclusive/reverse, out_type/out_idx, seeds), element types, edge values
 (ties on bucket boundaries, empty inputs, shifts beyond the size, indices clamped into range, duplicates) and
 dynamic dimensions run at two shapes."""

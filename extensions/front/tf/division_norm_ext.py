@@ -3,14 +3,14 @@ Xlog1py, EuclideanNorm and L2Loss.
 
 Mod and TruncateMod are the opset's Mod (the remainder with the dividend's sign); the others keep their
 TensorFlow op name (Div becomes TFDiv: ``Div`` is the opset Divide's internal name) with ``data_type`` (and
-EuclideanNorm its ``keep_dims``) and ``math_more_lowering`` builds them from opset ops.
+EuclideanNorm its ``keep_dims``) and ``division_norm_lowering`` builds them from opset ops.
 """
 from extensions.front.tf.lowered_ext import LoweredExtractor
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_attr
 from mo.ops.elementwise_more import Mod
 
-#: TF op -> what math_more_lowering makes of it
+#: TF op -> what division_norm_lowering makes of it
 LOWERED = {
     'Div': 'Divide (floats); Sign(x) * Sign(y) * Divide(|x|, |y|) (integers: rounded toward zero, as TF)',
     'Xdivy': 'Select(x == 0, 0, Divide(x, y))',
@@ -32,7 +32,7 @@ class ModExtractor(FrontExtractorOp):
 
 
 class LoweredMathMoreExtractor(LoweredExtractor):
-    """Math ops built from several opset ops by ``math_more_lowering``."""
+    """Math ops built from several opset ops by ``division_norm_lowering``."""
     op = sorted(LOWERED)
     table = LOWERED
     renamed = {'Div': 'TFDiv'}

@@ -1,4 +1,4 @@
-"""TensorFlow's x-weighted and norm ops built from opset ops (the ops ``math_more_ext.LOWERED`` lists)."""
+"""TensorFlow's x-weighted and norm ops built from opset ops (the ops ``division_norm_ext.LOWERED`` lists)."""
 import numpy as np
 
 from extensions.front.tf.formulas import int_range, rank_of, squeeze

@@ -9,7 +9,7 @@ from mo.ops.tensor_ops import LRN, CumSum, DepthToSpace, GatherND, OneHot, Rever
 
 class OneHotExtractor(FrontExtractorOp):
     """OneHot -> OneHot (axis; negative indices give rows of off_value, as in TF); int8/uint8 indices are
-    Converted to i32 (tensor_more_lowering.OneHotIndicesToI32)."""
+    Converted to i32 (indexing_lowering.OneHotIndicesToI32)."""
     op = 'OneHot'
 
     @classmethod

@@ -1,4 +1,4 @@
-"""Harness cases for ``extensions/front/tf/math_more_ext.py``: Mod and TruncateMod (every sign combination,
+"""Harness cases for ``extensions/front/tf/division_norm_ext.py``: Mod and TruncateMod (every sign combination,
 floats and integers, broadcasting), Xdivy/Xlogy/Xlog1py (x = 0 against y = 0, negative and positive,
 broadcasting, a dynamic dimension), EuclideanNorm (axes incl. negative and none, keep_dims, integers) and
 L2Loss."""
