@@ -33,12 +33,12 @@ LOAD = [
 
 #: front
 FRONT = [
-    # sub-graph replacements described by --transformations_config, on the graph as TF wrote it
+    'mo.utils.anchors.FrontStart',
+    # sub-graph replacements described by --transformations_config, on the graph as the framework wrote it
     'extensions.front.config_op_replacer.ConfigOpReplacer',
     'extensions.front.tf.inception_block.InceptionBlockBranchFusion',
     'extensions.front.tf.ssd_postprocessor.SSDPostprocessorReplacement',
     'extensions.front.tf.yolo_region.YoloRegionReplacement',
-    'mo.utils.anchors.FrontStart',
     # ONNX: recurrent and flexible attention (LinearAttention, FlexAttention)
     'extensions.front.onnx.flex_attention_lowering.ONNXFlexAttentionLowering',
     'extensions.front.onnx.linear_attention_lowering.ONNXLinearAttentionLowering',
@@ -317,9 +317,9 @@ FRONT = [
     'extensions.front.tf.array_lowering.XlaDynamicUpdateSliceLowering',
     'extensions.front.tf.division_norm_lowering.Xlog1pyLowering',
     'extensions.front.tf.division_norm_lowering.XlogyLowering',
-    'mo.utils.anchors.FrontFinish',
     # after every user's front replacer, which may match FusedBatchNorm
     'extensions.front.tf.fused_batch_norm.FusedBatchNormToScaleShift',
+    'mo.utils.anchors.FrontFinish',
 ]
 
 #: middle
@@ -360,9 +360,9 @@ BACK = [
     'mo.utils.anchors.BackStart',
     'extensions.back.LegacyOpsLowering.EltwiseLowering',
     'extensions.back.LegacyOpsLowering.PowerLowering',
-    'mo.utils.anchors.BackFinish',
     'extensions.back.constant_folding.FinalConstantFolding',
     'extensions.back.signature_names.SignatureTensorNames',
+    'mo.utils.anchors.BackFinish',
 ]
 
 for _steps in (LOAD, FRONT, MIDDLE, BACK):

@@ -2,7 +2,8 @@
 from mo.back.replacement import BackReplacementPattern
 from mo.graph.graph import Graph
 from mo.middle.passes.constant_folding import fold_inferred_constants
-from mo.utils.anchors import BackFinish
+from mo.utils.anchors import BackFinish, BackStart
+from mo.utils.class_registration import steps_before
 
 
 class FinalConstantFolding(BackReplacementPattern):
@@ -10,10 +11,11 @@ class FinalConstantFolding(BackReplacementPattern):
     id = 'FinalConstantFolding'
 
     def run_after(self):
-        return [BackFinish]
+        # last in the back phase: after every other back step, users' included (but SignatureTensorNames)
+        return [BackStart] + steps_before(BackFinish, 'back', exclude=[type(self)])
 
     def run_before(self):
-        return []
+        return [BackFinish]
 
     def find_and_replace_pattern(self, graph: Graph):
         self.match_count = fold_inferred_constants(graph)

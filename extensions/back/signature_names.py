@@ -6,6 +6,7 @@ The frozen graph gives such a tensor several names: the placeholder's or the op'
 these tensors by their keys alone, and so do users' programs written against the signature. ``--input`` and
 ``--output`` still accept every name (they are read before this step).
 """
+from extensions.back.constant_folding import FinalConstantFolding
 from extensions.load.tf.loader import SIGNATURE_NAMES
 from mo.back.replacement import BackReplacementPattern
 from mo.graph.graph import Graph
@@ -22,10 +23,10 @@ class SignatureTensorNames(BackReplacementPattern):
     graph_condition = [_is_signature_model]
 
     def run_after(self):
-        return [BackFinish]
+        return [FinalConstantFolding]
 
     def run_before(self):
-        return []
+        return [BackFinish]
 
     def find_and_replace_pattern(self, graph: Graph):
         keys = set(graph.graph[SIGNATURE_NAMES])

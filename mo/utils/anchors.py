@@ -5,9 +5,10 @@
 
 A replacer runs between its phase's Start and Finish by default; ordering against an anchor
 (``run_after = [FrontFinish]``) places it at a phase boundary. Anchors set ``graph.stage``.
-Besides the anchors, the built-in steps are chained phase by phase in ``extensions/pipeline_order.py``:
-the config-driven sub-graph replacements run before FrontStart (on the graph as TensorFlow wrote it),
-``FusedBatchNormToScaleShift`` after FrontFinish, ``FinalConstantFolding`` after BackFinish.
+Besides the anchors, the built-in steps are chained phase by phase in ``extensions/pipeline_order.py``, each
+between the anchors of its phase: the config-driven sub-graph replacements run first in the front phase (on the
+graph as the framework wrote it), ``FusedBatchNormToScaleShift`` last in it (after every user's front replacer),
+``FinalConstantFolding`` and ``SignatureTensorNames`` last in the back phase.
 """
 from mo.back.replacement import BackReplacementPattern
 from mo.front.common.replacement import FrontReplacementPattern

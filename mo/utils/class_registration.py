@@ -15,6 +15,8 @@ from mo.utils.error import Error
 
 #: full class name -> class, in registration order
 _registry = {}
+#: what was computed from the registry as it is (cleared whenever a class registers or the registry is restored)
+_derived = {}
 
 
 def full_name(cls) -> str:
@@ -24,6 +26,7 @@ def full_name(cls) -> str:
 def register_class(cls):
     """Record ``cls`` (called for every ReplacementPattern subclass at class creation)."""
     _registry[full_name(cls)] = cls
+    _derived.clear()
 
 
 def anchor(name: str):
@@ -42,6 +45,31 @@ def registered_classes() -> list:
     return [cls for cls in _registry.values() if not cls.is_abstract()]
 
 
+def config_driven_classes() -> list:
+    """The registered config-driven sub-graph replacers (``--transformations_config``) that keep their default
+    place, first in the front phase (right after ``FrontStart``); one that names what it runs after is not here."""
+    if 'config_driven' not in _derived:  # every front step's run_after asks: computed once per registry
+        first = [anchor('FrontStart')]
+        _derived['config_driven'] = [cls for cls in registered_classes()
+                                     if getattr(cls, 'config_driven', False) and cls().run_after() == first]
+    return list(_derived['config_driven'])
+
+
+def steps_before(finish, phase: str, exclude=()) -> list:
+    """The registered steps of ``phase`` that run before its anchor ``finish`` (its whole window, users' steps
+    included), other than ``exclude`` and the anchors: what a step that must run last in its phase runs after.
+    A step that itself runs after one of ``exclude`` is left out (it runs later on purpose)."""
+    exclude = set(exclude)
+    steps = []
+    for cls in registered_classes():
+        if cls in exclude or getattr(cls, 'anchor', False) or getattr(cls, 'phase', None) != phase:
+            continue
+        instance = cls()
+        if finish in (instance.run_before() or []) and not exclude & set(instance.run_after() or []):
+            steps.append(cls)
+    return steps
+
+
 def snapshot_registry() -> dict:
     """A copy of the registry, for ``restore_registry`` (tests use this to stay independent)."""
     return dict(_registry)
@@ -50,6 +78,7 @@ def snapshot_registry() -> dict:
 def restore_registry(snapshot: dict):
     _registry.clear()
     _registry.update(snapshot)
+    _derived.clear()
 
 
 def is_builtin(cls) -> bool:

@@ -34,6 +34,25 @@ def test_every_builtin_step_lives_in_the_folder_of_its_phase(steps):
     assert not misplaced, misplaced
 
 
+#: phase -> the anchors its steps run between (None: the pipeline's start)
+_WINDOWS = {'load': (None, 'LoadFinish'), 'front': ('FrontStart', 'FrontFinish'),
+            'middle': ('PreMiddleStart', 'MiddleFinish'), 'back': ('BackStart', 'BackFinish')}
+
+
+def test_every_builtin_step_runs_between_the_anchors_of_its_phase(steps):
+    """The config-driven replacers first in the front phase, FusedBatchNormToScaleShift last in it,
+    FinalConstantFolding last in the back phase: inside their phases, not beside them."""
+    position = {info.cls.__name__: k for k, info in enumerate(steps) if info.cls.__module__ == 'mo.utils.anchors'}
+    outside = []
+    for k, info in enumerate(steps):
+        if not info.cls.__module__.startswith('extensions.'):
+            continue
+        start, finish = _WINDOWS[info.cls.phase]
+        if not (start is None or position[start] < k) or not k < position[finish]:
+            outside.append('{} ({})'.format(full_name(info.cls), info.cls.phase))
+    assert not outside, outside
+
+
 def test_every_builtin_step_is_placed_by_the_declared_order(steps):
     from extensions import pipeline_order
     declared = set(pipeline_order.LOAD + pipeline_order.FRONT + pipeline_order.MIDDLE + pipeline_order.BACK)

@@ -13,11 +13,11 @@ from extensions.front.tf.batch_norm_training import batch_norm_layout, training_
 from extensions.front.tf.formula_kit import cast, float_input
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.middle.partial_infer import PartialInfer
 from mo.ops.activation_ops import Sqrt
 from mo.ops.elementwise import Add, Div, Mul, Sub
 from mo.ops.unsqueeze import Unsqueeze
-from mo.utils.anchors import FrontFinish
+from mo.utils.anchors import FrontFinish, FrontStart
+from mo.utils.class_registration import steps_before
 from mo.utils.error import Error
 
 
@@ -31,10 +31,11 @@ class FusedBatchNormToScaleShift(OpRule):
     op = 'FusedBatchNorm'
 
     def run_after(self):
-        return [FrontFinish]
+        # last in the front phase: after every other front step, users' included (a user's may match FusedBatchNorm)
+        return [FrontStart] + steps_before(FrontFinish, 'front', exclude=[type(self)])
 
     def run_before(self):
-        return [PartialInfer]
+        return [FrontFinish]
 
     def rewrite(self, node: Node, b: Builder):
         if node.soft_get('is_training', False):

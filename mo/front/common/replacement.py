@@ -5,14 +5,15 @@
 * ``FrontReplacementSubgraph``: a pattern replacer with ``replace_sub_graph(graph, match)``;
 * ``FrontReplacementOp``: replaces every node whose ``op`` is the class's ``op``.
 
-Front replacers run between the FrontStart and FrontFinish anchors unless they say otherwise.
+Front replacers run between the FrontStart and FrontFinish anchors unless they say otherwise, after the
+config-driven sub-graph replacements (which describe the graph as the framework wrote it).
 """
 import logging as log
 
 from mo.graph.graph import Graph, Node
 from mo.utils.error import Error
 from mo.utils.replacement import ReplacementPattern
-from mo.utils.class_registration import anchor
+from mo.utils.class_registration import anchor, config_driven_classes
 
 
 class FrontReplacementPattern(ReplacementPattern):
@@ -21,7 +22,7 @@ class FrontReplacementPattern(ReplacementPattern):
     phase = 'front'
 
     def run_after(self):
-        return [anchor('FrontStart')]
+        return [anchor('FrontStart')] + config_driven_classes()
 
     def run_before(self):
         return [anchor('FrontFinish')]

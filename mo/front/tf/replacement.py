@@ -10,8 +10,8 @@ A replacer runs only when a loaded config has a description with its ``replaceme
 
 Ordering: descriptions name nodes of the model as the framework wrote it (TensorFlow node names, ONNX
 node and tensor names: what ``--tensorflow_custom_operations_config_update`` sees), so by default
-these replacers run right after loading, before any front replacer lowers or re-lays-out the graph
-(``LoadFinish`` -> them -> ``FrontStart``). The module keeps the Model Optimizer's name; nothing in
+these replacers run first in the front phase, before any other front replacer (users' included) lowers or
+re-lays-out the graph (``FrontStart`` -> them -> the others). The module keeps the Model Optimizer's name; nothing in
 it is TensorFlow's. A replacer that declares its own ``run_after()`` with front
 replacers in it (the seeds' ``YoloRegionAddon`` runs after ``NoOpEraser``) runs in the front
 phase proper instead, before ``FrontFinish``.
@@ -41,16 +41,15 @@ RESERVED_ATTRS = ('name', 'type', 'op', 'version', 'kind', 'infer', 'type_infer'
 
 
 class _ConfigDrivenOrder:
-    """Default ordering of the config-driven replacers (see the module docstring)."""
+    """Default ordering of the config-driven replacers: first in the front phase, on the graph as the framework
+    wrote it (every other front step runs after them by default, users' included); one that names what it runs
+    after runs there."""
     config_driven = True
 
     def run_after(self):
-        return [anchor('LoadFinish')]
+        return [anchor('FrontStart')]
 
     def run_before(self):
-        after = self.run_after() or []
-        if all(getattr(cls, 'phase', None) == 'load' for cls in after):
-            return [anchor('FrontStart')]
         return [anchor('FrontFinish')]
 
 
