@@ -206,6 +206,19 @@ def rel_error(actual: np.ndarray, expected: np.ndarray) -> float:
     return compare(actual, expected)
 
 
+class _Bf16Results:
+    """An infer request's results by output port, a bf16 output as ml_dtypes' bfloat16 (OpenVINO's Python API gives
+    its bits typed float16)."""
+
+    def __init__(self, request, result, from_ov):
+        self.request, self.result, self.from_ov = request, result, from_ov
+
+    def __getitem__(self, port):
+        if port.get_element_type().get_type_name() == 'bf16':
+            return self.from_ov(self.request.get_tensor(port))
+        return self.result[port]
+
+
 def _in_tf_order(case, compiled, result, outputs) -> List[np.ndarray]:
     """The IR's results in the order of TF's ``outputs``, matched by the tensor names the IR carries."""
     by_name = {}
@@ -226,6 +239,7 @@ def run_case(case: OpCase, out_dir: str) -> None:
     Raises AssertionError naming the output, the feed shapes and the error when they differ.
     """
     from mo.pipeline.convert import convert_graph_def
+    from tests.support.ov_tensors import from_ov, to_ov
     graph_def, placeholders, outputs = frozen_graph(case)
     reference = graph_def if case.reference is None else frozen_graph(case, case.reference)[0]
     xml, _ = convert_graph_def(graph_def, out_dir, model_name='case', **dict(case.options))
@@ -254,9 +268,9 @@ def run_case(case: OpCase, out_dir: str) -> None:
             port = by_name.get(name) or by_name.get(name + ':0')
             assert port is not None, '%s: IR has no input named %s (inputs: %s)' % (
                 case.name, name, sorted(by_name))
-            ov_feeds[port] = value
+            ov_feeds[port] = to_ov(value)  # bfloat16 (ml_dtypes) goes in as OpenVINO bf16
         result = request.infer(ov_feeds)
-        actual = _in_tf_order(case, compiled, result, outputs)
+        actual = _in_tf_order(case, compiled, _Bf16Results(request, result, from_ov), outputs)
         where = '%s at input shapes %s' % (case.name, [tuple(s) for s in shapes])
         assert len(actual) == len(expected), '%s: %d outputs, TF has %d' % (where, len(actual), len(expected))
         if case.check is not None:

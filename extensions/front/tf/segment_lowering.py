@@ -7,6 +7,7 @@ value for an empty segment that the identity is not (SegmentMax/Min give 0) or d
 size (the means), a second scatter counts each segment's rows. Every shape is computed at run time, so
 dynamic dimensions and segment counts convert; static ones fold.
 """
+import ml_dtypes
 import numpy as np
 
 from extensions.front.tf.formulas import (as_int64, concat, count_after_max, flatten_leading, rank_of,
@@ -30,7 +31,8 @@ _REDUCTION = {'Sum': 'sum', 'Mean': 'sum', 'SqrtN': 'sum', 'Prod': 'prod', 'Max'
 def _identity(reduction: str, dtype: np.dtype):
     """The value a segment starts from: the reduction's identity (TF's lowest/highest for max/min)."""
     if reduction in ('max', 'min'):
-        limits = np.finfo(dtype) if np.issubdtype(dtype, np.floating) else np.iinfo(dtype)
+        # ml_dtypes' finfo knows numpy's floats and bfloat16 (a numpy dtype of kind 'V')
+        limits = np.iinfo(dtype) if np.dtype(dtype).kind in 'iub' else ml_dtypes.finfo(dtype)
         return limits.min if reduction == 'max' else limits.max
     return 1 if reduction == 'prod' else 0
 

@@ -5,10 +5,12 @@ attributes and in every ``TensorProto``. This table is the one place that maps t
 Types numpy has no native form for are carried as the storage type of the same width, and the
 TF dtype number stays on the node, so nothing is lost on a round trip:
 
-* ``bfloat16``/``quint16``/``qint16``: ``uint16``/``int16`` bit patterns;
+* ``bfloat16``: ``ml_dtypes.bfloat16`` (a real numpy dtype: the IR gets bf16, the kernels compute in it);
+* ``quint16``/``qint16``: ``uint16``/``int16`` bit patterns;
 * ``quint8``/``qint8``/``qint32``: ``uint8``/``int8``/``int32``;
 * ``string``: an object array of ``bytes``.
 """
+import ml_dtypes
 import numpy as np
 
 DT_INVALID = 0
@@ -51,7 +53,7 @@ _TABLE = {
     DT_QINT8: ('qint8', np.int8),
     DT_QUINT8: ('quint8', np.uint8),
     DT_QINT32: ('qint32', np.int32),
-    DT_BFLOAT16: ('bfloat16', np.uint16),
+    DT_BFLOAT16: ('bfloat16', ml_dtypes.bfloat16),
     DT_QINT16: ('qint16', np.int16),
     DT_QUINT16: ('quint16', np.uint16),
     DT_UINT16: ('uint16', np.uint16),
@@ -77,6 +79,7 @@ _FROM_NUMPY = {
     np.dtype(np.bool_): DT_BOOL,
     np.dtype(np.complex64): DT_COMPLEX64,
     np.dtype(np.complex128): DT_COMPLEX128,
+    np.dtype(ml_dtypes.bfloat16): DT_BFLOAT16,
     np.dtype(np.object_): DT_STRING,
 }
 

@@ -3,8 +3,8 @@
 Reading follows TensorFlow's C++ ``Tensor::FromProto``: ``tensor_content`` holds the raw
 little-endian bytes; otherwise the typed repeated field of the dtype holds the values, a list
 shorter than the tensor is padded with its last value (so one value fills the whole tensor), an
-empty list means zeros and extra values are ignored. Numpy has no bfloat16 or quantized types:
-those arrays use the storage dtypes of ``mo.front.tf.dtypes`` (bfloat16 as uint16 bit patterns).
+empty list means zeros and extra values are ignored. Numpy has no quantized types: those arrays use the
+storage dtypes of ``mo.front.tf.dtypes``; bfloat16 is ``ml_dtypes.bfloat16``.
 
 Writing follows ``tf.make_tensor_proto`` by default, so a tensor we write is byte-identical to
 the one TensorFlow's Python API would write for the same array.
@@ -170,7 +170,9 @@ def _as_storage(a, tf_dtype):
     if a.dtype == storage:
         return a
     if tf_dtype == dt.DT_BFLOAT16 and a.dtype.kind == 'f':
-        return _float_to_bfloat16_bits(a)
+        return _float_to_bfloat16_bits(a).view(storage)
+    if tf_dtype == dt.DT_BFLOAT16 and a.dtype == np.uint16:  # bit patterns, as earlier mo versions stored them
+        return a.view(storage)
     if storage.kind in 'iub' and a.dtype.kind in 'iub':
         converted = a.astype(storage)
         if not np.array_equal(converted, a):
