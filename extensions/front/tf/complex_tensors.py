@@ -6,9 +6,14 @@ the Fourier ops and Complex return, casts to a complex type, and whatever comput
 ops that touch them:
 
 * constants become float [..., 2], inputs too (the IR input gets the trailing 2 and a warning says so);
-* Add, Sub, Neg, AddN and Identity work element-wise on [..., 2] as they are;
-* Mul, RealDiv, Square, Reciprocal, Exp (e^a (cos b + i sin b)), Conj and MatMul become complex arithmetic on the
-  two parts; BiasAdd adds per channel (channels-first: the bias reshaped to [C, 1..., 2]);
+* Add, Sub, Neg, AddN, Identity, TensorScatterUpdate/Add/Sub (ScatterNDUpdate) and DynamicPartition (their
+  indices address the leading dimensions) work on [..., 2] as they are;
+* Mul, RealDiv, Div, Square, Reciprocal, Inv, Exp (e^a (cos b + i sin b)), Expm1, Sin, Cos, Tan, Sinh, Cosh, Tanh,
+  Sigmoid, Sign (z / |z|, 0 at 0), Sqrt (the principal root), Rsqrt, DivNoNan/MulNoNan (0 where y is 0), Log
+  (log|z| + i arg z, arg z = 2 atan(b / (|z| + a)), pi on the negative real axis), Log1p, Pow (exp(y log x)),
+  Xlogy/Xlog1py/Xdivy (0 where x is 0), SquaredDifference ((x - y) conj(x - y)), Conj and MatMul become complex
+  arithmetic on the two parts; Equal/NotEqual compare both parts (a boolean result); BiasAdd adds per channel
+  (channels-first: the bias reshaped to [C, 1..., 2]);
 * ops that move or sum elements along axes work on the float form with their axes adjusted (a negative axis counts
   past the trailing 2, computed at run time where the axis is): Cumsum, Roll, ReverseV2/Reverse, GatherV2, GatherNd,
   Sum, Mean, Squeeze, Pack, Unpack, Split, SplitV, Slice and StridedSlice (the spec gets a whole last dimension),
@@ -36,14 +41,16 @@ from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.common.rule import Builder, rewrite_node
 from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.graph.graph import Graph, Node
-from mo.ops.activation_ops import Exp
+from mo.ops.activation_ops import Exp, Log, Sqrt
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Less, Mul, Sub
+from mo.ops.elementwise import Add, Div, Equal, Less, Mul, Sub
+from mo.ops.elementwise_more import NotEqual
 from mo.ops.gather import Gather
-from mo.ops.math_ops import Cos, Sin
+from mo.ops.math_ops import Atan, Cos, Cosh, Sin, Sinh
 from mo.ops.matmul import MatMul
 from mo.ops.pad import Pad
+from mo.ops.reduce import ReduceAnd, ReduceOr, ReduceSum
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
 from mo.ops.strided_slice import MASKS
@@ -60,10 +67,13 @@ _FOURIER_PORTS = dict({op: ((0,), (0,)) for op in ('FFT', 'IFFT', 'FFT2D', 'IFFT
 assert set(_FOURIER_PORTS) == set(FOURIER)
 
 #: ops that compute the same on the float form (GatherNd indexes the leading dimensions only)
-_ELEMENTWISE = ('Add', 'Sub', 'Negative', 'AddN', 'GatherND') + IDENTITY_LIKE
+_ELEMENTWISE = ('Add', 'Sub', 'Negative', 'AddN', 'GatherND', 'ScatterNDUpdate', 'DynamicPartition') + IDENTITY_LIKE
 
-_SUPPORTED = 'the Fourier ops, Complex, Real, Imag, ComplexAbs, Add, BiasAdd, Sub, Mul, RealDiv, Neg, Square, ' \
-             'Reciprocal, Exp, Conj, ConjugateTranspose, MatMul, AddN, Cast, Reshape, Transpose, ExpandDims, ' \
+_SUPPORTED = 'the Fourier ops, Complex, Real, Imag, ComplexAbs, Add, BiasAdd, Sub, Mul, RealDiv, Div, Neg, Square, ' \
+             'SquaredDifference, Reciprocal, Inv, Exp, Expm1, Sin, Cos, Tan, Sinh, Cosh, Tanh, Sigmoid, Sign, Equal, ' \
+             'NotEqual, Sqrt, Rsqrt, DivNoNan, MulNoNan, Log, Log1p, Pow, Xlogy, Xlog1py, Xdivy, ' \
+             'TensorScatterUpdate/Add/Sub, DynamicPartition, Conj, ' \
+             'ConjugateTranspose, MatMul, AddN, Cast, Reshape, Transpose, ExpandDims, ' \
              'ConcatV2, Pack, Unpack, Split, SplitV, Slice, StridedSlice, GatherV2, GatherNd, Squeeze, Tile, Fill, ' \
              'BroadcastTo, SelectV2, ZerosLike, OnesLike, Cumsum, Roll, ReverseV2, Sum, Mean, Pad, MirrorPad, PadV2 ' \
              'and Shape'
@@ -110,15 +120,25 @@ def _divide(b, x, y, tag: str):
 
 
 def _float_type(node: Node):
-    """The float type of the parts of the complex numbers ``node`` computes on (its ``data_type`` or ``T``),
-    float32 by default."""
+    """The float type of the parts of the complex numbers ``node`` computes on (its ``data_type`` or ``T``; else
+    that of its complex input, ``complex_float_type``, for ops whose extractor kept no TF type), float32 by
+    default."""
     if _is_complex_type(node.soft_get('data_type', None)):
         return real_type(node.data_type)
     for attr in ('T', 'Tcomplex', 'Tout'):
         dtype = tf_dtype_attr(node, attr, None)
         if _is_complex_type(dtype):
             return real_type(dtype)
-    return np.dtype(np.float32)
+    return np.dtype(node.soft_get('complex_float_type', None) or np.float32)
+
+
+def _output_float_type(node: Node):
+    """The float type of the parts of the complex outputs of ``node``, after its rewrite."""
+    if node.soft_get('op') in ('Const', 'Parameter') and node.has_valid('data_type'):
+        return np.dtype(node.data_type)  # already the float form
+    if node.soft_get('op') == 'Cast' and _is_complex_type(node.soft_get('dst_type', None)):
+        return real_type(node.dst_type)
+    return _float_type(node)
 
 
 def _shifted_axes(b, node: Node, port: int):
@@ -139,6 +159,47 @@ def _exp(b, z, tag: str):
     scale = b.op(Exp, [a], tag + '/exp_real')
     return _pair(b, b.op(Mul, [scale, b.op(Cos, [bb], tag + '/cos')], tag + '/real'),
                  b.op(Mul, [scale, b.op(Sin, [bb], tag + '/sin')], tag + '/imag'), tag)
+
+
+def _trig(b, z, tag: str, hyperbolic: bool, cosine: bool, dtype):
+    """sin(a + bi) = sin a cosh b + i cos a sinh b, cos(a + bi) = cos a cosh b - i sin a sinh b,
+    sinh(a + bi) = sinh a cos b + i cosh a sin b, cosh(a + bi) = cosh a cos b + i sinh a sin b."""
+    a, bb = _parts(b, z, tag)
+    f, g = (Sinh, Cosh) if hyperbolic else (Sin, Cos)  # of the real part
+    p, q = (Sin, Cos) if hyperbolic else (Sinh, Cosh)  # of the imaginary part
+    if not cosine:
+        real = b.op(Mul, [b.op(f, [a], tag + '/f_a'), b.op(q, [bb], tag + '/q_b')], tag + '/real')
+        imag = b.op(Mul, [b.op(g, [a], tag + '/g_a'), b.op(p, [bb], tag + '/p_b')], tag + '/imag')
+        return _pair(b, real, imag, tag)
+    real = b.op(Mul, [b.op(g, [a], tag + '/g_a'), b.op(q, [bb], tag + '/q_b')], tag + '/real')
+    imag = b.op(Mul, [b.op(f, [a], tag + '/f_a'), b.op(p, [bb], tag + '/p_b')], tag + '/imag_abs')
+    if not hyperbolic:
+        imag = b.op(Mul, [imag, b.const(-1, tag + '/minus', dtype)], tag + '/imag')
+    return _pair(b, real, imag, tag)
+
+
+def _squared_norm(b, z, tag: str):
+    """|z|^2 = a^2 + b^2, [..., 1]."""
+    return b.op(ReduceSum, [b.op(Mul, [z, z], tag + '/squares'), b.const([-1], tag + '/axis', I64)], tag,
+                keep_dims=True)
+
+
+def _log(b, z, tag: str, dtype):
+    """log(a + bi) = log|z| + i arg z: log|z| = log(a^2 + b^2) / 2, arg z = 2 atan(b / (|z| + a)) (the half-angle
+    form, accurate everywhere but where |z| + a = 0: there z is 0 (arg 0) or on the negative real axis (pi))."""
+    a, bb = _parts(b, z, tag)
+    squared = _squared_norm(b, z, tag + '/squared_norm')
+    magnitude = b.op(Mul, [b.op(Log, [squared], tag + '/log_squared'), b.const(0.5, tag + '/half', dtype)],
+                     tag + '/real')
+    denominator = b.op(Add, [b.op(Sqrt, [squared], tag + '/norm'), a], tag + '/denominator')
+    on_axis = b.op(Equal, [denominator, b.const(0, tag + '/zero', dtype)], tag + '/on_axis')
+    safe = b.op(Select, [on_axis, b.const(1, tag + '/one', dtype), denominator], tag + '/safe_denominator')
+    half_angle = b.op(Atan, [b.op(Div, [bb, safe], tag + '/ratio')], tag + '/half_angle')
+    angle = b.op(Mul, [half_angle, b.const(2, tag + '/two', dtype)], tag + '/angle')
+    axis_angle = b.op(Select, [b.op(Less, [a, b.const(0, tag + '/zero_a', dtype)], tag + '/negative'),
+                               b.const(np.pi, tag + '/pi', dtype), b.const(0, tag + '/zero_angle', dtype)],
+                      tag + '/axis_angle')
+    return _pair(b, magnitude, b.op(Select, [on_axis, axis_angle, angle], tag + '/imag'), tag)
 
 
 def _constant_ints(node: Node, what: str) -> list:
@@ -167,17 +228,21 @@ class ComplexTensors(FrontReplacementPattern):
     def find_and_replace_pattern(self, graph: Graph):
         if not _makes_complex_tensors(graph):
             return  # the common case, told from the op index without walking the graph
-        complex_ports = set()  # (node id, output port) holding the float form of a complex tensor
+        complex_ports = {}  # (node id, output port) holding the float form of a complex tensor -> its parts' type
         for node in list(graph.pseudo_topological_sort()):
             if node.id not in graph or node.soft_get('kind') != 'op':
                 continue
             inputs = [port for port, in_port in sorted(node.in_ports().items()) if in_port.is_connected() and
                       (in_port.get_source().node.id, in_port.get_source().idx) in complex_ports]
+            if inputs:
+                source = node.in_port(inputs[0]).get_source()
+                node['complex_float_type'] = complex_ports[(source.node.id, source.idx)]
+            output_type = _output_float_type(node)
             outputs = self._convert(node, inputs)
             if outputs:
                 self.match_count += 1
             for source in outputs:
-                complex_ports.add((source.node.id, source.idx))
+                complex_ports[(source.node.id, source.idx)] = output_type
 
     def _convert(self, node: Node, inputs: list) -> list:
         """Rewrites ``node`` (whose inputs ``inputs`` are complex) if needed; returns its complex outputs."""
@@ -210,7 +275,13 @@ class ComplexTensors(FrontReplacementPattern):
             b = Builder(node)
             in_place(node, b)
             return [port for port in node.out_ports().values() if port.is_connected() or port.idx == 0]
-        rewrite = {'Mul': self._mul, 'Div': self._div, 'Square': self._square, 'Cast': self._cast_to_real,
+        rewrite = {'Mul': self._mul, 'Div': self._div, 'TFDiv': self._div, 'Square': self._square,
+                   'Cast': self._cast_to_real, 'Inv': self._reciprocal, 'Expm1': self._expm1, 'Sin': self._sin,
+                   'Cos': self._cos, 'Tan': self._tan, 'Sinh': self._sinh, 'Cosh': self._cosh, 'Tanh': self._tanh,
+                   'Sigmoid': self._sigmoid, 'Sign': self._sign, 'SquaredDifference': self._squared_difference,
+                   'Equal': self._equal, 'NotEqual': self._equal, 'Sqrt': self._sqrt, 'Rsqrt': self._rsqrt,
+                   'DivNoNan': self._no_nan, 'MulNoNan': self._no_nan, 'Log': self._log, 'Log1p': self._log,
+                   'Pow': self._pow, 'Xlogy': self._x_times, 'Xlog1py': self._x_times, 'Xdivy': self._x_times,
                    'Reshape': self._reshape, 'Transpose': self._transpose, 'Unsqueeze': self._expand_dims,
                    'Concat': self._concat, 'TFPad': self._pad, 'ShapeOf': self._shape, 'Exp': self._exp,
                    'Reciprocal': self._reciprocal, 'Conj': self._conj, 'ConjugateTranspose': self._conj_transpose,
@@ -220,7 +291,7 @@ class ComplexTensors(FrontReplacementPattern):
             raise Error('Node "{}" ({}) computes on complex numbers: mo converts complex tensors through {} only',
                         name, node.soft_get('tf_op', op), _SUPPORTED)
         port = self._producer_after(node, rewrite)
-        return [] if op in ('Cast', 'ShapeOf') else [port]
+        return [] if op in ('Cast', 'ShapeOf', 'Equal', 'NotEqual') else [port]
 
     @staticmethod
     def _producer_after(node: Node, build) :
@@ -277,6 +348,124 @@ class ComplexTensors(FrontReplacementPattern):
     @staticmethod
     def _exp(node, b):
         return _exp(b, node.in_port(0), 'complex_exp')
+
+    @staticmethod
+    def _expm1(node, b):
+        return b.op(Sub, [_exp(b, node.in_port(0), 'complex_exp'), b.const([1, 0], 'one', _float_type(node))],
+                    'complex_expm1')
+
+    @staticmethod
+    def _trig_of(node, b, hyperbolic, cosine, tag):
+        return _trig(b, node.in_port(0), tag, hyperbolic, cosine, _float_type(node))
+
+    def _sin(self, node, b):
+        return self._trig_of(node, b, False, False, 'complex_sin')
+
+    def _cos(self, node, b):
+        return self._trig_of(node, b, False, True, 'complex_cos')
+
+    def _sinh(self, node, b):
+        return self._trig_of(node, b, True, False, 'complex_sinh')
+
+    def _cosh(self, node, b):
+        return self._trig_of(node, b, True, True, 'complex_cosh')
+
+    def _tan(self, node, b):
+        return _divide(b, self._sin(node, b), self._cos(node, b), 'complex_tan')
+
+    def _tanh(self, node, b):
+        return _divide(b, self._sinh(node, b), self._cosh(node, b), 'complex_tanh')
+
+    @staticmethod
+    def _sigmoid(node, b):
+        """1 / (1 + exp(-z))."""
+        dtype = _float_type(node)
+        minus = b.op(Mul, [node.in_port(0), b.const(-1, 'minus', dtype)], 'minus_z')
+        denominator = b.op(Add, [_exp(b, minus, 'complex_exp'), b.const([1, 0], 'one', dtype)], 'denominator')
+        return _divide(b, b.const([1, 0], 'one_numerator', dtype), denominator, 'complex_sigmoid')
+
+    @staticmethod
+    def _sign(node, b):
+        """z / |z|, 0 where z is 0."""
+        dtype = _float_type(node)
+        norm = b.op(Sqrt, [_squared_norm(b, node.in_port(0), 'squared_norm')], 'norm')
+        zero = b.op(Equal, [norm, b.const(0, 'zero', dtype)], 'is_zero')
+        safe = b.op(Select, [zero, b.const(1, 'one', dtype), norm], 'safe_norm')
+        return b.op(Select, [zero, b.const(0, 'zero_value', dtype), b.op(Div, [node.in_port(0), safe], 'unit')],
+                    'complex_sign')
+
+    @staticmethod
+    def _squared_difference(node, b):
+        """(x - y) conj(x - y) = |x - y|^2 + 0i."""
+        difference = b.op(Sub, [node.in_port(0), node.in_port(1)], 'difference')
+        norm = _squared_norm(b, difference, 'squared_norm')
+        return _pair(b, norm, b.op(Mul, [norm, b.const(0, 'zero', _float_type(node))], 'zero_imag'),
+                     'complex_squared_difference')
+
+    @staticmethod
+    def _sqrt(node, b):
+        """The principal root: sqrt((|z| + a) / 2) + i sign(b) sqrt((|z| - a) / 2) (b >= 0 counts as positive)."""
+        dtype = _float_type(node)
+        a, bb = _parts(b, node.in_port(0), 'parts')
+        norm = b.op(Sqrt, [_squared_norm(b, node.in_port(0), 'squared_norm')], 'norm')
+        half = b.const(0.5, 'half', dtype)
+        real = b.op(Sqrt, [b.op(Mul, [b.op(Add, [norm, a], 'norm_plus_a'), half], 'real_squared')], 'real')
+        size = b.op(Sqrt, [b.op(Mul, [b.op(Sub, [norm, a], 'norm_minus_a'), half], 'imag_squared')], 'imag_abs')
+        imag = b.op(Select, [b.op(Less, [bb, b.const(0, 'zero', dtype)], 'negative'),
+                             b.op(Mul, [size, b.const(-1, 'minus', dtype)], 'imag_negative'), size], 'imag')
+        return _pair(b, real, imag, 'complex_sqrt')
+
+    def _rsqrt(self, node, b):
+        return _divide(b, b.const([1, 0], 'one', _float_type(node)), self._sqrt(node, b), 'complex_rsqrt')
+
+    def _no_nan(self, node, b):
+        """DivNoNan/MulNoNan: x / y or x * y, 0 where y is 0 (both its parts)."""
+        dtype = _float_type(node)
+        y = node.in_port(1)
+        zero = b.op(ReduceAnd, [b.op(Equal, [y, b.const(0, 'zero', dtype)], 'parts_zero'),
+                                b.const([-1], 'parts_axis', I64)], 'y_zero', keep_dims=True)
+        value = (_divide if node.soft_get('op') == 'DivNoNan' else _multiply)(b, node.in_port(0), y, 'complex')
+        return b.op(Select, [zero, b.const(0, 'zero_value', dtype), value], 'complex_no_nan')
+
+    @staticmethod
+    def _log(node, b):
+        """Log(z); Log1p(z) = Log(1 + z)."""
+        dtype = _float_type(node)
+        z = node.in_port(0)
+        if node.soft_get('op') == 'Log1p':
+            z = b.op(Add, [z, b.const([1, 0], 'one', dtype)], 'one_plus_z')
+        return _log(b, z, 'complex_log', dtype)
+
+    @staticmethod
+    def _pow(node, b):
+        """x^y = exp(y log x)."""
+        exponent = _multiply(b, node.in_port(1), _log(b, node.in_port(0), 'log_x', _float_type(node)), 'y_log_x')
+        return _exp(b, exponent, 'complex_pow')
+
+    @staticmethod
+    def _x_times(node, b):
+        """Xlogy: x log y, Xlog1py: x log(1 + y), Xdivy: x / y; each 0 where x is 0 (both its parts)."""
+        dtype = _float_type(node)
+        op = node.soft_get('op')
+        x, y = node.in_port(0), node.in_port(1)
+        if op == 'Xdivy':
+            value = _divide(b, x, y, 'x_div_y')
+        else:
+            if op == 'Xlog1py':
+                y = b.op(Add, [y, b.const([1, 0], 'one', dtype)], 'one_plus_y')
+            value = _multiply(b, x, _log(b, y, 'log_y', dtype), 'x_log_y')
+        zero = b.op(ReduceAnd, [b.op(Equal, [x, b.const(0, 'zero', dtype)], 'parts_zero'),
+                                b.const([-1], 'parts_axis', I64)], 'x_zero', keep_dims=True)
+        return b.op(Select, [zero, b.const(0, 'zero_value', dtype), value], 'complex_' + op.lower())
+
+    @staticmethod
+    def _equal(node, b):
+        """Equal: both parts equal; NotEqual: either part differs."""
+        if node.soft_get('op') == 'Equal':
+            same = b.op(Equal, [node.in_port(0), node.in_port(1)], 'parts_equal')
+            return b.op(ReduceAnd, [same, b.const([-1], 'parts_axis', I64)], 'complex_equal', keep_dims=False)
+        differ = b.op(NotEqual, [node.in_port(0), node.in_port(1)], 'parts_differ')
+        return b.op(ReduceOr, [differ, b.const([-1], 'parts_axis', I64)], 'complex_not_equal', keep_dims=False)
 
     @staticmethod
     def _reciprocal(node, b):

@@ -1,6 +1,8 @@
 """Extractor for TensorFlow's CTCGreedyDecoder; ``ctc_lowering`` builds it."""
 from mo.front.extractor import FrontExtractorOp
-from mo.front.tf.extractor_utils import tf_attr
+import numpy as np
+
+from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
 
 
 class CTCGreedyDecoderExtractor(FrontExtractorOp):
@@ -13,4 +15,5 @@ class CTCGreedyDecoderExtractor(FrontExtractorOp):
     def extract(cls, node):
         node['merge_repeated'] = bool(tf_attr(node, 'merge_repeated', False))
         node['blank_index'] = int(tf_attr(node, 'blank_index', -1))
+        node['score_type'] = tf_dtype_attr(node, 'T', np.dtype(np.float32))
         return True

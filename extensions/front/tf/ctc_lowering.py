@@ -47,6 +47,6 @@ class CTCGreedyDecoderLowering(OpRule):
         # log_probability: -(sum over t < sequence_length of max over the classes)
         best = b.op(ReduceMax, [data, b.const([2], 'class_axis', I64)], 'best')
         inside = b.op(Less, [positions, unsqueeze(b, lengths, [1], 'length_column')], 'inside')
-        kept = b.op(Select, [inside, best, b.const(0, 'zero', F32)], 'kept')
+        kept = b.op(Select, [inside, best, b.const(0, 'zero', node.soft_get('score_type', None) or F32)], 'kept')
         total = b.op(ReduceSum, [kept, b.const([1], 'time_axis', I64)], 'total', keep_dims=True)
         return [indices, values, shape, b.op(Negative, [total], 'log_probability')]
