@@ -89,6 +89,21 @@ def test_non_max_suppression_nothing_selected(max_output, tmp_path):
     check_model(model, feeds, tmp_path)
 
 
+@pytest.mark.parametrize('count', [0, 12])
+def test_non_max_suppression_boxes_of_run_time_shape(count, tmp_path):
+    """Boxes reshaped to a shape computed at run time (as torchvision's detection exports make them): OpenVINO does
+    not know their last dimension is 4, which its CPU plugin's NonMaxSuppression requires; zero boxes too."""
+    boxes = _boxes(np.random.RandomState(5), 1, count, 0)
+    scores = np.random.RandomState(6).rand(1, 2, count).astype(np.float32)
+    nodes = [helper.make_node('Reshape', ['flat', 'shape'], ['boxes'], allowzero=1),
+             helper.make_node('NonMaxSuppression', ['boxes', 'scores', 'max', 'iou'], ['selected'])]
+    model = make_model(nodes, [('flat', F, ['n']), ('shape', I64, [3]), ('scores', F, [1, 2, 'k'])],
+                       [('selected', I64, None)],
+                       initializers={'max': np.array([4], np.int64), 'iou': np.array([0.3], np.float32)}, opset=14)
+    feeds = {'flat': boxes.reshape(-1), 'shape': np.array(boxes.shape, np.int64), 'scores': scores}
+    check_model(model, feeds, tmp_path)
+
+
 # --- RoiAlign -----------------------------------------------------------------------------------------------------
 
 def _rois(rng, count, size):

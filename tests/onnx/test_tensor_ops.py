@@ -56,6 +56,15 @@ def test_flatten(tmp_path, axis):
     check_model(_one_node('Flatten', {'axis': axis}, 13), {'x': X}, tmp_path)
 
 
+@pytest.mark.parametrize('axis', [0, 1, 2, -1, 3])
+def test_flatten_empty_dynamic(tmp_path, axis):
+    """An empty x of a shape known only at run time keeps its trailing size ([0, 12] at axis 1, not [0, 0])."""
+    node = helper.make_node('Flatten', ['x'], ['y'], axis=axis)
+    model = make_model([node], [('x', F, ['n', 3, 4])], [('y', F, None)], opset=13)
+    for rows in (0, 2):
+        check_model(model, {'x': np.ones((rows, 3, 4), np.float32)}, tmp_path / str(rows))
+
+
 @pytest.mark.parametrize('start,end', [(0, None), (1, None), (-2, None), (1, 3), (0, -1), (-10, 10), (3, 1)])
 def test_shape_start_end(tmp_path, start, end):
     attrs = {'start': start} if end is None else {'start': start, 'end': end}

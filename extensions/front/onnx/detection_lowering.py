@@ -49,11 +49,15 @@ class ONNXNonMaxSuppressionLowering(OpRule):
     is not negative: exactly ONNX's output on every device. (The opset's valid_outputs would say the same, but it
     is output 2 and the IR cannot leave output 1 out.) Without a score_threshold ONNX keeps every score, and the
     opset's default drops those at or below 0: -inf stands in for it. ONNX suppresses a box whose IoU is above
-    iou_threshold, OpenVINO one whose IoU is at or above it: the threshold is raised to the next float32."""
+    iou_threshold, OpenVINO one whose IoU is at or above it: the threshold is raised to the next float32. The boxes
+    go through a Reshape to [0, -1, 4]: ONNX's boxes are [batch, boxes, 4] by definition, but a shape computed at run
+    time (torchvision's exports build the boxes with Reshapes to Shape-made sizes) leaves the last dimension unknown
+    to OpenVINO, and its CPU plugin refuses a NonMaxSuppression whose boxes lack a static 4 there."""
     op = 'ONNXNonMaxSuppression'
 
     def rewrite(self, node: Node, b: Builder):
-        inputs = [node.in_port(0), node.in_port(1),
+        boxes = b.op(Reshape, [node.in_port(0), b.const([0, -1, 4], 'boxes_shape', I64)], 'boxes', special_zero=True)
+        inputs = [boxes, node.in_port(1),
                   _input_or(node, b, 2, 0, I64, 'max_output_boxes_per_class'),
                   _next_up(b, _input_or(node, b, 3, 0.0, F32, 'iou_threshold'), 'iou_threshold'),
                   _input_or(node, b, 4, -np.inf, F32, 'score_threshold')]

@@ -89,8 +89,9 @@ class SizeLowering(OpRule):
 
 
 class FlattenLowering(OpRule):
-    """Flatten(x; axis) = Reshape(x, [prod(shape[:axis]), -1]) ([1, -1] for axis 0; a negative axis counts
-    from the end, which the Slice's stop does too)."""
+    """Flatten(x; axis) = Reshape(x, [prod(shape[:axis]), prod(shape[axis:])]) ([1, -1] for axis 0; a negative axis
+    counts from the end, which the Slices' bounds do too). The second size is computed, not -1: a -1 beside a 0 (an
+    empty x, e.g. no detection boxes) is ambiguous, and OpenVINO makes it 0 where ONNX keeps prod(shape[axis:])."""
     op = 'ONNXFlatten'
 
     def rewrite(self, node: Node, b: Builder):
@@ -99,8 +100,11 @@ class FlattenLowering(OpRule):
             return b.op(Reshape, [node.in_port(0), i64(b, [1, -1], 'shape')], 'reshape', special_zero=False)
         shape = b.op(ShapeOf, [node.in_port(0).get_source()], 'shape', output_type=np.int64)
         head = b.op(Slice, [shape, i64(b, [0], 'start'), i64(b, [axis], 'stop'), i64(b, [1], 'step')], 'head')
+        tail = b.op(Slice, [shape, i64(b, [axis], 'tail_start'), i64(b, [np.iinfo(np.int64).max], 'tail_stop'),
+                            i64(b, [1], 'tail_step')], 'tail')
         rows = b.op(ReduceProd, [head, i64(b, [0], 'axes')], 'rows', keep_dims=True)
-        target = b.op(Concat, [rows, i64(b, [-1], 'rest')], 'target_shape', axis=0)
+        columns = b.op(ReduceProd, [tail, i64(b, [0], 'tail_axes')], 'columns', keep_dims=True)
+        target = b.op(Concat, [rows, columns], 'target_shape', axis=0)
         return b.op(Reshape, [node.in_port(0), target], 'reshape', special_zero=False)
 
 
