@@ -70,6 +70,8 @@ FRONT = [
     'extensions.front.onnx.microsoft_lowering.ONNXMSEmbedLayerNormalizationLowering',
     # ONNX: element types (float8 Cast with saturate)
     'extensions.front.onnx.cast_lowering.SaturatingCastLowering',
+    'extensions.front.onnx.cast_e8m0_lowering.CastE8M0Lowering',  # ONNX: Cast to float8e8m0's round_mode
+    'extensions.front.onnx.cast_lowering.CastViaF32Lowering',  # ONNX: casts OpenVINO does through f32 only
     # ONNX: recurrent ops
     'extensions.front.onnx.rnn_lowering.ONNXLSTMLowering',
     'extensions.front.onnx.rnn_lowering.ONNXGRULowering',

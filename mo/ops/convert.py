@@ -6,8 +6,10 @@ both, so it folds constants exactly as TensorFlow computes them.
 The narrow types (``ml_dtypes``' bfloat16, float8_e4m3fn, float8_e5m2, int4, uint4) fold as OpenVINO's CPU
 plugin converts: to bf16 and f8 round to nearest even, with no saturation (f8e4m3 overflows to NaN, f8e5m2
 to inf; ONNX Cast's ``saturate`` is a clamp before the Convert); to i4/u4 keeps the low 4 bits of the
-integer (truncated toward zero). ``astype`` computes exactly these.
+integer (truncated toward zero). ``astype`` computes exactly these, but for NaN to f4e2m1 (no NaN in the type):
+the plugin gives 6, as ONNX's float4 spec does, ``astype`` -0.
 """
+import ml_dtypes
 import numpy as np
 
 from mo.back.ir.ir_types import element_type
@@ -22,6 +24,16 @@ def ir_element_type(dtype) -> str:
         return element_type(dtype)
     except Error:
         raise Error('Data type {} has no IR element type', np.dtype(dtype)) from None
+
+
+def _converted(value: np.ndarray, dst_type: np.dtype) -> np.ndarray:
+    if dst_type == _FLOAT4 and value.dtype.kind not in 'biu':
+        with np.errstate(invalid='ignore'):
+            value = np.where(np.isnan(value.astype(np.float32)), np.float32(6), value)
+    return value.astype(dst_type)
+
+
+_FLOAT4 = np.dtype(ml_dtypes.float4_e2m1fn)
 
 
 class Convert(Op):
@@ -40,7 +52,7 @@ class Convert(Op):
     @staticmethod
     def infer(node):
         dst_type = np.dtype(node.dst_type)
-        copy_shape_infer(node, lambda value: np.asarray(value).astype(dst_type))
+        copy_shape_infer(node, lambda value: _converted(np.asarray(value), dst_type))
 
     @staticmethod
     def type_infer(node):

@@ -146,7 +146,8 @@ def _compare(name, actual, expected, rtol, atol):
             name, list(actual.shape), list(expected.shape)))
     if expected.dtype != actual.dtype and not (expected.dtype == np.bool_ and actual.dtype == np.bool_):
         raise CaseFailure('compare', 'output "{}" is {}, expected {}'.format(name, actual.dtype, expected.dtype))
-    if expected.dtype.name in ('bfloat16', 'float8_e4m3fn', 'float8_e5m2'):  # ml_dtypes' floats: compare in f32
+    if expected.dtype.name in ('bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'float8_e8m0fnu', 'float4_e2m1fn'):
+        # ml_dtypes' floats: compare in f32
         actual, expected = actual.astype(np.float32), expected.astype(np.float32)
     if expected.dtype.kind in 'fc':
         close = np.isclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True)

@@ -8,6 +8,11 @@ for +-inf, so the rule clamps first::
 
 Select, not Clamp: Clamp makes NaN a bound, and NaN must stay NaN (``|NaN| > max`` is false). Values just
 above max that round down to it give max either way.
+
+OpenVINO's CPU plugin converts to f4e2m1 and f8e8m0 from f32, f16 and bf16 only, and from them to floats only:
+other casts go through f32 (``ONNXCastViaF32``). From float64 that rounds twice (to f32, then to float4), which
+differs from one rounding only for a double within half an f32 ulp of a float4 tie; the plugin computes f64 in
+f32 anyway.
 """
 import ml_dtypes
 import numpy as np
@@ -21,6 +26,10 @@ from mo.ops.elementwise import Greater, Mul
 from mo.ops.elementwise_more import Sign
 from mo.ops.select import Select
 
+#: the types OpenVINO converts to and from f4e2m1 and f8e8m0 directly
+DIRECT_TYPES = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+#: the types OpenVINO converts to and from only those
+F32_ONLY_TYPES = (np.dtype(ml_dtypes.float4_e2m1fn), np.dtype(ml_dtypes.float8_e8m0fnu))
 #: the float8 types with a saturating ONNX Cast, and their largest finite values
 FLOAT8_MAX = {np.dtype(ml_dtypes.float8_e4m3fn): 448.0, np.dtype(ml_dtypes.float8_e5m2): 57344.0}
 
@@ -43,3 +52,13 @@ class SaturatingCastLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         return saturating_convert(b, node.in_port(0).get_source(), node.dst_type, 'cast')
+
+
+class CastViaF32Lowering(OpRule):
+    """ONNXCastViaF32(x; dst_type) = Convert(Convert(x, f32), dst_type): to or from float4e2m1 (float8e8m0) and a
+    type OpenVINO does not convert it from or to."""
+    op = 'ONNXCastViaF32'
+
+    def rewrite(self, node: Node, b: Builder):
+        as_f32 = b.op(Convert, [node.in_port(0).get_source()], 'to_f32', dst_type=np.dtype(np.float32))
+        return b.op(Convert, [as_f32], 'convert', dst_type=np.dtype(node.dst_type))

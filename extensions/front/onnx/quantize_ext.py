@@ -18,11 +18,13 @@ from mo.utils.error import Error
 
 #: the integer types the QLinear*/...Integer ops read and produce
 QUANTIZED_TYPES = (np.int8, np.uint8, np.int16, np.uint16)
-#: QuantizeLinear/DequantizeLinear also take int4/uint4 (opset 21) and float8 (opset 19; no zero point but 0)
+#: QuantizeLinear/DequantizeLinear also take int4/uint4 (opset 21), float8 (opset 19) and float4e2m1 (opset 23):
+#: the float types with no zero point but 0, which a Convert rounds to (FLOAT8_TYPES: with ``saturate``)
 FLOAT8_TYPES = (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)
-QDQ_TYPES = QUANTIZED_TYPES + (ml_dtypes.int4, ml_dtypes.uint4) + FLOAT8_TYPES
+FLOAT_QDQ_TYPES = FLOAT8_TYPES + (ml_dtypes.float4_e2m1fn,)
+QDQ_TYPES = QUANTIZED_TYPES + (ml_dtypes.int4, ml_dtypes.uint4) + FLOAT_QDQ_TYPES
 _TYPES_TEXT = {QUANTIZED_TYPES: 'int8, uint8, int16, uint16',
-               QDQ_TYPES: 'int8, uint8, int16, uint16, int4, uint4, float8e4m3fn, float8e5m2'}
+               QDQ_TYPES: 'int8, uint8, int16, uint16, int4, uint4, float8e4m3fn, float8e5m2, float4e2m1'}
 
 
 def _name(node):

@@ -21,14 +21,14 @@ from extensions.front.onnx.cast_lowering import saturating_convert
 from extensions.front.onnx.elementwise_ext import input_dtype
 from extensions.front.onnx.nn_formulas import I64, concat, per_channel, shape_tail
 from extensions.front.onnx.nn_lowering import grouped_weights, window
-from extensions.front.onnx.quantize_ext import FLOAT8_TYPES
+from extensions.front.onnx.quantize_ext import FLOAT8_TYPES, FLOAT_QDQ_TYPES
 from extensions.ops.onnx_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Clamp
 from mo.ops.convert import Convert
 from mo.ops.convolution import Convolution, GroupConvolution
-from mo.ops.elementwise import Add, Div, Maximum, Minimum, Mul, Sub
+from mo.ops.elementwise import Add, Div, Equal, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.math_ops import Round
 from mo.ops.matmul import MatMul
@@ -36,6 +36,7 @@ from mo.ops.quantize import FakeQuantize
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceMax, ReduceMin
 from mo.ops.reshape import Reshape
+from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
 
 
@@ -114,7 +115,8 @@ class Quantization:
         self.like = scale
         self.scale = along_axis(b, scale, data, axis, block_size, rank, tag + '/scale')
         self.zero = None
-        if node.is_in_port_connected(zero_port) and not _is_zero(node, zero_port):
+        self.zero_connected = node.is_in_port_connected(zero_port)
+        if self.zero_connected and not _is_zero(node, zero_port):
             zero = _converted(b, node.in_port(zero_port), float_type, scale, tag + '/zero_point_float')
             self.zero = along_axis(b, zero, data, axis, block_size, rank, tag + '/zero_point')
 
@@ -132,14 +134,22 @@ class Quantization:
         return b.op(Mul, [x_float, self.scale], tag + '/multiply_scale')
 
     def quantize(self, b: Builder, x, dtype, tag: str, saturate: bool = True):
-        """``Convert(Clamp(Round(x / scale) + zero point, qmin, qmax), dtype)``; to float8 ``Convert(x / scale +
-        zero point, dtype)`` (the Convert rounds), clamped to the type's range first with ``saturate``."""
-        if np.dtype(dtype).type in FLOAT8_TYPES:
+        """``Convert(Clamp(Round(x / scale) + zero point, qmin, qmax), dtype)``; to float8 and float4 ``Convert(x /
+        scale + zero point, dtype)`` (the Convert rounds), clamped to float8's range first with ``saturate`` (float4's
+        Convert saturates: ONNX's float4 always does)."""
+        if np.dtype(dtype).type in FLOAT_QDQ_TYPES:
             value = b.op(Div, [x, self.scale], tag + '/divide_scale')
             if self.zero is not None:
                 value = b.op(Add, [value, self.zero], tag + '/add_zero_point')
-            return saturating_convert(b, value, dtype, tag) if saturate else b.op(
-                Convert, [value], tag + '/convert', dst_type=np.dtype(dtype))
+            elif self.zero_connected and np.dtype(dtype).type not in FLOAT8_TYPES:
+                # float4's x / scale + 0 (ONNX's formula, which its reference follows for float4 and not for
+                # float8): -0 becomes +0. A Select, as OpenVINO drops an Add of zeros
+                zero = _float_const(b, 0.0, self.float_type, self.like, tag + '/zero')
+                value = b.op(Select, [b.op(Equal, [value, zero], tag + '/is_zero'), zero, value],
+                             tag + '/add_zero_point')
+            if saturate and np.dtype(dtype).type in FLOAT8_TYPES:
+                return saturating_convert(b, value, dtype, tag)
+            return b.op(Convert, [value], tag + '/convert', dst_type=np.dtype(dtype))
         info = ml_dtypes.iinfo(dtype)  # numpy's iinfo does not know int4/uint4
         value = b.op(Round, [b.op(Div, [x, self.scale], tag + '/divide_scale')], tag + '/round', mode='half_to_even')
         if self.zero is not None:
@@ -181,9 +191,9 @@ class ONNXDequantizeLinearLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         source = node.in_port(0).get_source().node
-        # float8 has no FakeQuantize form: its levels are not evenly spaced
+        # float8 and float4 have no FakeQuantize form: their levels are not evenly spaced
         if source.soft_get('op') == 'ONNXQuantizeLinear' and _dequantize_linears(source.out_port(0)) and \
-                np.dtype(source.quantized_type).type not in FLOAT8_TYPES:
+                np.dtype(source.quantized_type).type not in FLOAT_QDQ_TYPES:
             return self.fake_quantize(source, node, b)
         return dequantize(b, node, 0, 1, 2, node.axis, node.block_size, 'dequantize')
 

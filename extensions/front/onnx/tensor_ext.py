@@ -8,7 +8,8 @@ directly the opset op. Ops that need several opset ops get an internal op (``ONN
 """
 import numpy as np
 
-from extensions.front.onnx.cast_lowering import FLOAT8_MAX
+from extensions.front.onnx.cast_e8m0_lowering import E8M0, ROUND_MODES
+from extensions.front.onnx.cast_lowering import DIRECT_TYPES, F32_ONLY_TYPES, FLOAT8_MAX
 from extensions.front.onnx.elementwise_ext import input_dtype
 from extensions.ops.onnx_tensor import ConvertLike, GatherElements, ONNXRange, ScatterElementsUpdate
 from mo.front.extractor import FrontExtractorOp
@@ -61,33 +62,65 @@ def _saturating(node: Node, dst_type) -> bool:
     return np.dtype(dst_type) in FLOAT8_MAX and bool(onnx_attr(node, 'saturate', 'i', 1))
 
 
+def _special_cast(node: Node, dst_type) -> bool:
+    """Make the node the internal op of a cast ``Convert`` does not do as ONNX does, if ``dst_type`` needs one:
+    ONNXSaturatingCast (float8 with ``saturate``), ONNXCastE8M0 (float8e8m0's ``round_mode`` and ``saturate``)."""
+    if np.dtype(dst_type) == E8M0:
+        round_mode = onnx_attr(node, 'round_mode', 's', b'up')
+        round_mode = round_mode.decode() if isinstance(round_mode, bytes) else str(round_mode)
+        if round_mode not in ROUND_MODES:
+            raise Error('{} "{}": round_mode "{}" is not one of {}', node.soft_get('op'), node_name(node),
+                        round_mode, ', '.join(ROUND_MODES))
+        node['op'], node['round_mode'] = 'ONNXCastE8M0', round_mode
+        node['saturate'] = bool(onnx_attr(node, 'saturate', 'i', 1))
+        return True
+    if _saturating(node, dst_type):
+        node['op'], node['dst_type'] = 'ONNXSaturatingCast', np.dtype(dst_type)
+        return True
+    if _via_f32(node, dst_type):
+        node['op'], node['dst_type'] = 'ONNXCastViaF32', np.dtype(dst_type)
+        return True
+    return False
+
+
+def _via_f32(node: Node, dst_type) -> bool:
+    """Whether a cast to ``dst_type`` needs to go through f32 on OpenVINO: to float4e2m1 from a type other than
+    f32/f16/bf16 (or one the model does not state), from float4e2m1/float8e8m0 to a type other than floats."""
+    src_type = input_dtype(node, 0)
+    if np.dtype(dst_type) in F32_ONLY_TYPES:
+        return src_type is None or np.dtype(src_type) not in DIRECT_TYPES
+    return src_type is not None and np.dtype(src_type) in F32_ONLY_TYPES and \
+        np.dtype(dst_type) not in DIRECT_TYPES + (np.dtype(np.float64),)
+
+
 class CastExtractor(FrontExtractorOp):
     """Cast -> Convert to ``to``; to float8 with ``saturate`` (opset 19, default 1) ONNXSaturatingCast
-    (cast_lowering: a clamp, then Convert)."""
+    (cast_lowering: a clamp, then Convert); to float8e8m0 ONNXCastE8M0 (cast_e8m0_lowering: ``round_mode``).
+    float4e2m1 is a Convert: OpenVINO's rounds to nearest even and saturates to +-6 (NaN to 6), as ONNX's (through
+    f32 where OpenVINO needs: ONNXCastViaF32)."""
     op = 'Cast'
     framework = 'onnx'
 
     @classmethod
     def extract(cls, node):
         dst_type = onnx_type_attr(node, 'to')
-        if _saturating(node, dst_type):
-            node['op'], node['dst_type'] = 'ONNXSaturatingCast', np.dtype(dst_type)
+        if _special_cast(node, dst_type):
             return True
         Convert.update_node_stat(node, {'dst_type': dst_type})
         return True
 
 
 class CastLikeExtractor(FrontExtractorOp):
-    """CastLike -> ConvertLike (input 0 to input 1's element type); to a float8 type the model states, with
-    ``saturate``, ONNXSaturatingCast as for Cast (where the type is unknown here, ConvertLike: no saturation)."""
+    """CastLike -> ConvertLike (input 0 to input 1's element type); to a float8 type the model states, as for
+    Cast: ONNXSaturatingCast with ``saturate``, ONNXCastE8M0 (where the type is unknown here, ConvertLike:
+    no saturation, OpenVINO's rounding)."""
     op = 'CastLike'
     framework = 'onnx'
 
     @classmethod
     def extract(cls, node):
         like_type = input_dtype(node, 1)
-        if like_type is not None and _saturating(node, like_type):
-            node['op'], node['dst_type'] = 'ONNXSaturatingCast', np.dtype(like_type)
+        if like_type is not None and _special_cast(node, like_type):
             node.in_port(1).disconnect()
             return True
         ConvertLike.update_node_stat(node, {})

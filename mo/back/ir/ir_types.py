@@ -5,8 +5,8 @@ The IR names a tensor's type in two spellings: the element type used in ``<data>
 ...). This module is the one place that maps numpy dtypes to and from both.
 
 numpy itself lacks the IR's narrow types; ``ml_dtypes`` (a dependency of mo) gives them as numpy dtypes:
-bfloat16, float8_e4m3fn, float8_e5m2 (one element per item) and int4, uint4, which numpy holds one per byte
-and the IR packs two per byte (``packed_bytes``).
+bfloat16, float8_e4m3fn, float8_e5m2, float8_e8m0fnu (one element per item) and int4, uint4, float4_e2m1fn,
+which numpy holds one per byte and the IR packs two per byte (``packed_bytes``).
 """
 import ml_dtypes
 import numpy as np
@@ -30,12 +30,15 @@ _TABLE = (
     (np.dtype(ml_dtypes.bfloat16), 'bf16', 'BF16'),
     (np.dtype(ml_dtypes.float8_e4m3fn), 'f8e4m3', 'F8E4M3'),
     (np.dtype(ml_dtypes.float8_e5m2), 'f8e5m2', 'F8E5M2'),
+    (np.dtype(ml_dtypes.float8_e8m0fnu), 'f8e8m0', 'F8E8M0'),
+    (np.dtype(ml_dtypes.float4_e2m1fn), 'f4e2m1', 'F4E2M1'),
     (np.dtype(ml_dtypes.int4), 'i4', 'I4'),
     (np.dtype(ml_dtypes.uint4), 'u4', 'U4'),
 )
 
 #: the 4-bit types, stored two elements per byte in the IR
-NIBBLE_TYPES = (np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.uint4))
+NIBBLE_TYPES = (np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.uint4), np.dtype(ml_dtypes.float4_e2m1fn))
+_FLOAT4 = np.dtype(ml_dtypes.float4_e2m1fn)
 
 _BY_DTYPE = {dtype: (element_type, precision) for dtype, element_type, precision in _TABLE}
 _BY_ELEMENT_TYPE = {element_type: dtype for dtype, element_type, _ in _TABLE}
@@ -93,7 +96,7 @@ def is_dtype_like(value) -> bool:
 
 
 def is_nibble_type(dtype) -> bool:
-    """True for int4/uint4, which the IR stores two elements per byte."""
+    """True for int4/uint4/float4_e2m1fn, which the IR stores two elements per byte."""
     return np.dtype(dtype) in NIBBLE_TYPES
 
 
@@ -103,21 +106,32 @@ def stored_size(dtype, count: int) -> int:
     return (count + 1) // 2 if dtype in NIBBLE_TYPES else count * dtype.itemsize
 
 
+def _bits(value: np.ndarray) -> np.ndarray:
+    """The bit patterns of 4-bit ``value`` as flat uint8 (in the low nibble): float4's bits are its byte (a view),
+    int4's the two's complement of its value."""
+    flat = np.ascontiguousarray(value).reshape(-1)
+    return flat.view(np.uint8) if flat.dtype == _FLOAT4 else flat.astype(np.int8).view(np.uint8)
+
+
 def packed_bytes(value: np.ndarray) -> np.ndarray:
-    """int4/uint4 ``value`` as the IR stores it: flat uint8, element 2k in the low nibble of byte k and element
-    2k+1 in its high nibble (an odd count leaves the last high nibble 0). A new array: numpy cannot view it."""
-    nibbles = np.ascontiguousarray(value).reshape(-1).astype(np.int8).view(np.uint8) & 0x0F
+    """int4/uint4/float4 ``value`` as the IR stores it: flat uint8, element 2k in the low nibble of byte k and
+    element 2k+1 in its high nibble (an odd count leaves the last high nibble 0; OpenVINO's f4e2m1 has the order
+    of i4/u4). A new array: numpy cannot view it."""
+    nibbles = _bits(value) & 0x0F
     if nibbles.size % 2:
         nibbles = np.append(nibbles, np.uint8(0))
     return nibbles[0::2] | (nibbles[1::2] << 4)
 
 
 def unpacked(data, count: int, dtype) -> np.ndarray:
-    """The ``count`` int4/uint4 elements of packed bytes ``data`` (``packed_bytes``' layout) as a flat array."""
+    """The ``count`` int4/uint4/float4 elements of packed bytes ``data`` (``packed_bytes``' layout) as a flat
+    array."""
     raw = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.astype(np.uint8)
     nibbles = np.empty(raw.size * 2, dtype=np.uint8)
     nibbles[0::2], nibbles[1::2] = raw & 0x0F, raw >> 4
     nibbles = nibbles[:count]
+    if np.dtype(dtype) == _FLOAT4:
+        return nibbles.view(_FLOAT4)
     if np.dtype(dtype) == np.dtype(ml_dtypes.int4):
         return ((nibbles.astype(np.int8) ^ 8) - 8).astype(dtype)  # sign-extend bit 3
     return nibbles.astype(dtype)

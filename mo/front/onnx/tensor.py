@@ -5,9 +5,9 @@ A tensor's bytes are read where they are, never copied: ``raw_data`` found in th
 2 GB) become numpy views of the memory-mapped files. Typed fields (``float_data``, ``int64_data``...)
 are small by nature (writers use ``raw_data`` for weights) and are converted.
 
-bfloat16, float8e4m3fn and float8e5m2 are ``ml_dtypes``' numpy types (views of the bytes as well); int4 and
-uint4, which ONNX packs two per byte (low nibble first), are unpacked to one ``ml_dtypes`` element per byte:
-the one copy a tensor's reading makes.
+bfloat16, float8e4m3fn, float8e5m2 and float8e8m0 are ``ml_dtypes``' numpy types (views of the bytes as well);
+int4, uint4 and float4e2m1, which ONNX packs two per byte (low nibble first), are unpacked to one ``ml_dtypes``
+element per byte: the one copy a tensor's reading makes.
 """
 import mmap
 import os
@@ -24,12 +24,13 @@ NP_TYPES = {
     5: np.dtype(np.int16), 6: np.dtype(np.int32), 7: np.dtype(np.int64), 9: np.dtype(np.bool_),
     10: np.dtype(np.float16), 11: np.dtype(np.float64), 12: np.dtype(np.uint32), 13: np.dtype(np.uint64),
     16: np.dtype(ml_dtypes.bfloat16), 17: np.dtype(ml_dtypes.float8_e4m3fn), 19: np.dtype(ml_dtypes.float8_e5m2),
-    21: np.dtype(ml_dtypes.uint4), 22: np.dtype(ml_dtypes.int4),
+    21: np.dtype(ml_dtypes.uint4), 22: np.dtype(ml_dtypes.int4), 23: np.dtype(ml_dtypes.float4_e2m1fn),
+    24: np.dtype(ml_dtypes.float8_e8m0fnu),
 }
 STRING = 8
 BFLOAT16 = 16
-#: uint4 and int4: two elements per byte, element 2k in the low nibble of byte k
-NIBBLE_TYPES = (21, 22)
+#: uint4, int4 and float4e2m1: two elements per byte, element 2k in the low nibble of byte k
+NIBBLE_TYPES = (21, 22, 23)
 
 #: ONNX type names for messages (TensorProto.DataType's)
 TYPE_NAMES = {
@@ -43,7 +44,8 @@ TYPE_NAMES = {
 _TYPED_FIELD = {
     1: 'float_data', 2: 'int32_data', 3: 'int32_data', 4: 'int32_data', 5: 'int32_data', 6: 'int32_data',
     7: 'int64_data', 9: 'int32_data', 10: 'int32_data', 11: 'double_data', 12: 'uint64_data', 13: 'uint64_data',
-    16: 'int32_data', 17: 'int32_data', 19: 'int32_data', 21: 'int32_data', 22: 'int32_data',
+    16: 'int32_data', 17: 'int32_data', 19: 'int32_data', 21: 'int32_data', 22: 'int32_data', 23: 'int32_data',
+    24: 'int32_data',
 }
 
 
