@@ -13,6 +13,7 @@ import ml_dtypes
 import numpy as np
 import tensorflow as tf
 
+from tests.ops.dtype_kit import op_def_allows, tensor_array_round_trip
 from tests.ops.harness import In, OpCase, grid, register
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -252,16 +253,8 @@ _OTHER = {
 def _lists(x):
     """TensorArrayV3 and TF2's tensor lists of bfloat16: from/split/scatter, read, gather, stack, concat, pop."""
     t = tf.bfloat16
+    read, gathered, concat, piece = tensor_array_round_trip(x)
     x = tf.reshape(x, [6, 4])
-    ta, flow = _R.TensorArrayV3(size=3, dtype=t, element_shape=[4], clear_after_read=False)
-    flow = _R.TensorArrayScatterV3(handle=ta, indices=[2, 0], value=x[:2], flow_in=flow)
-    flow = _R.TensorArrayWriteV3(handle=ta, index=1, value=x[5], flow_in=flow)
-    read = _R.TensorArrayReadV3(handle=ta, index=2, flow_in=flow, dtype=t)
-    gathered = _R.TensorArrayGatherV3(handle=ta, indices=[1, 2], flow_in=flow, dtype=t)
-    concat, _ = _R.TensorArrayConcatV3(handle=ta, flow_in=flow, dtype=t, element_shape_except0=[])
-    ta2, flow2 = _R.TensorArrayV3(size=3, dtype=t, element_shape=tf.TensorShape(None), clear_after_read=False)
-    flow2 = _R.TensorArraySplitV3(handle=ta2, value=x, lengths=tf.constant([2, 2, 2], tf.int64), flow_in=flow2)
-    piece = _R.TensorArrayReadV3(handle=ta2, index=1, flow_in=flow2, dtype=t)
     handle = _R.TensorListFromTensor(tensor=x, element_shape=[4])
     item = _R.TensorListGetItem(input_handle=handle, index=4, element_shape=[4], element_dtype=t)
     _, last = _R.TensorListPopBack(input_handle=handle, element_shape=[4], element_dtype=t)
@@ -288,14 +281,8 @@ _ATTR = {'Gather': 'Tparams', 'GatherNd': 'Tparams', 'GatherV2': 'Tparams', 'Ran
 
 def _allowed(op):
     """Whether the op def lets the op's type attribute be bfloat16 (some CPU kernels are unreachable)."""
-    from tensorflow.python.framework import op_def_registry
     attr = _ATTR.get(op, 'T')
-    if attr is None:
-        return True
-    for attr_def in op_def_registry.get(op).attr:
-        if attr_def.name == attr and attr_def.allowed_values.list.type:
-            return tf.bfloat16.as_datatype_enum in attr_def.allowed_values.list.type
-    return True
+    return attr is None or op_def_allows(op, attr, BF16)
 
 
 def _unary_or_other(op):

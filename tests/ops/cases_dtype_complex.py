@@ -8,6 +8,7 @@ axis). ``XFAIL`` lists what fails, and why.
 import numpy as np
 import tensorflow as tf
 
+from tests.ops.dtype_kit import tensor_array_round_trip
 from tests.ops.harness import In, OpCase, grid, register
 
 _SHAPE = (2, 3, 4)
@@ -129,19 +130,8 @@ for _op in _BINARY:
 
 
 def _lists(z):
-    """TensorArrayV3 and TF2's tensor lists holding complex: from/split/scatter, read, gather, stack, concat, pop."""
-    t = z.dtype
-    x = tf.reshape(z, [6, 4])
-    ta, flow = _R.TensorArrayV3(size=3, dtype=t, element_shape=[4], clear_after_read=False)
-    flow = _R.TensorArrayScatterV3(handle=ta, indices=[2, 0], value=x[:2], flow_in=flow)
-    flow = _R.TensorArrayWriteV3(handle=ta, index=1, value=x[5], flow_in=flow)
-    read = _R.TensorArrayReadV3(handle=ta, index=2, flow_in=flow, dtype=t)
-    gathered = _R.TensorArrayGatherV3(handle=ta, indices=[1, 2], flow_in=flow, dtype=t)
-    concat, _ = _R.TensorArrayConcatV3(handle=ta, flow_in=flow, dtype=t, element_shape_except0=[])
-    ta2, flow2 = _R.TensorArrayV3(size=3, dtype=t, element_shape=tf.TensorShape(None), clear_after_read=False)
-    flow2 = _R.TensorArraySplitV3(handle=ta2, value=x, lengths=tf.constant([2, 2, 2], tf.int64), flow_in=flow2)
-    piece = _R.TensorArrayReadV3(handle=ta2, index=1, flow_in=flow2, dtype=t)
-    return read, gathered, concat, piece
+    """TensorArrayV3 holding complex: scatter, write, read, gather, concat, split."""
+    return tensor_array_round_trip(z)
 
 
 def _tensor_lists(z):

@@ -8,21 +8,12 @@ values so that TF and OpenVINO agree without overflow. ``XFAIL`` lists what fail
 import numpy as np
 import tensorflow as tf
 
+from tests.ops.dtype_kit import op_def_allows
 from tests.ops.harness import In, OpCase, grid, register
 
 F16, F64 = np.float16, np.float64
 INTS = [np.int8, np.int16, np.int32, np.int64]
 UINTS = [np.uint8, np.uint16, np.uint32, np.uint64]
-
-
-def _allowed(op, attr, dtype):
-    """Whether ``op``'s op def lets type attribute ``attr`` be ``dtype`` (TF registers CPU kernels for some types
-    its op def refuses: no graph can hold those, so no case can run them)."""
-    from tensorflow.python.framework import op_def_registry
-    for attr_def in op_def_registry.get(op).attr:
-        if attr_def.name == attr and attr_def.allowed_values.list.type:
-            return tf.as_dtype(np.dtype(dtype)).as_datatype_enum in attr_def.allowed_values.list.type
-    return True
 
 
 def _rtol(dtype):
@@ -65,7 +56,7 @@ _NARROW_TYPES = {
 
 
 def _narrow(op, dtype):
-    if dtype not in _NARROW_TYPES[op] or not _allowed(op, 'T', dtype):
+    if dtype not in _NARROW_TYPES[op] or not op_def_allows(op, 'T', dtype):
         return None
     values = (lambda rng, s: rng.integers(-1, 2, s)) if op == 'Acos' else _small(dtype)
     return OpCase('', _NARROW[op], [In((4, 3), dtype, values=values)])
@@ -81,7 +72,7 @@ def _truncate_div_f16():
 # ----- matmul in int16, transposes of every real type -----------------------------------------------------------
 
 def _matmul_int16(op):
-    if not _allowed(op, 'Ta' if op == 'BatchMatMulV3' else 'T', np.int16):
+    if not op_def_allows(op, 'Ta' if op == 'BatchMatMulV3' else 'T', np.int16):
         return None
     if op == 'MatMul':
         fn = lambda x, y: tf.raw_ops.MatMul(a=x, b=y, transpose_b=True)  # noqa: E731
@@ -109,7 +100,7 @@ def _conv_backprop_int32():
 # ----- index types: int16 indices (SplitV with int8 size_splits aborts TensorFlow's shape function) ----------
 
 def _index16(op):
-    if not _allowed(op, 'Tindices', np.int16):
+    if not op_def_allows(op, 'Tindices', np.int16):
         return None
     i16 = tf.int16
     fns = {
@@ -131,7 +122,7 @@ def _index16(op):
 # ----- pooling and resizes of uint32/uint64 ---------------------------------------------------------------------
 
 def _image_u(op, dtype):
-    if not _allowed(op, 'T', dtype):
+    if not op_def_allows(op, 'T', dtype):
         return None
     fns = {
         'MaxPool': lambda x: tf.raw_ops.MaxPool(input=x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='SAME'),
@@ -148,7 +139,7 @@ def _image_u(op, dtype):
 
 
 def _crop_and_resize(dtype):
-    if not _allowed('CropAndResize', 'T', dtype):
+    if not op_def_allows('CropAndResize', 'T', dtype):
         return None
     boxes = tf.constant([[0.1, 0.2, 0.7, 0.9], [-0.2, 0.0, 0.5, 1.2], [0.6, 0.5, 0.1, 0.1]], tf.float32)
     low = 0 if np.dtype(dtype).kind == 'u' else -50
@@ -170,7 +161,7 @@ def _tensor_scatter(op, dtype):
 
 
 def _bincount(op, dtype):
-    if not _allowed(op, 'T', dtype):
+    if not op_def_allows(op, 'T', dtype):
         return None
     arr = In((4, 6), np.int32, low=0, high=9)
     w = In((4, 6), dtype, low=0 if np.dtype(dtype).kind == 'u' else -3, high=9)
