@@ -353,6 +353,7 @@ MIDDLE = [
     'extensions.middle.gather_batch_of_one.GatherBatchOfOne',
     'extensions.middle.preprocessing_into_conv.PreprocessingIntoConvolution',
     'extensions.middle.fuse_scale_shift_into_conv.FuseScaleShiftIntoConv',
+    'extensions.middle.if_output_copy.IfOutputCopy',  # If outputs of run-time shapes: CPU plugin's first run
     'mo.utils.anchors.MiddleFinish',
 ]
 

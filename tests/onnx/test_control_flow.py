@@ -46,6 +46,34 @@ def test_if_branch_passes_outer_tensor_through(tmp_path):
         check_model(model, {'c': np.array([flag]), 'x': X}, tmp_path)
 
 
+
+def _if_indices_model():
+    """torchvision's detectors: ``keep = If(no boxes, [], batched_nms(...))``, ``boxes[keep[:1000]]`` and then a
+    coordinate column, ``boxes[keep][:, 2]``; here the else branch keeps the rows of a score above 0.5."""
+    then = _graph([_const('empty', np.zeros([0], np.int64))], [], [('empty', I64, [0])], 'then')
+    other = _graph([helper.make_node('Greater', ['scores', 'half'], ['high']),
+                    helper.make_node('NonZero', ['high'], ['where']),
+                    helper.make_node('Squeeze', ['where', 'zero_axis'], ['kept'])], [], [('kept', I64, ['k'])], 'else')
+    nodes = [helper.make_node('If', ['c'], ['keep'], then_branch=then, else_branch=other),
+             helper.make_node('Slice', ['keep', 'start', 'stop', 'zero_axis', 'step'], ['first']),
+             helper.make_node('Gather', ['boxes', 'first'], ['rows'], axis=0),
+             helper.make_node('Gather', ['rows', 'two'], ['x2'], axis=1)]
+    inits = {'half': np.float32(0.5), 'zero_axis': np.array([0], np.int64), 'start': np.array([0], np.int64),
+             'stop': np.array([1000], np.int64), 'step': np.array([1], np.int64), 'two': np.int64(2)}
+    return make_model(nodes, [('c', B, []), ('boxes', F, ['n', 4]), ('scores', F, ['n'])], [('x2', F, ['m'])],
+                      initializers=inits, opset=13)
+
+
+@pytest.mark.parametrize('flag', [False, True])
+def test_if_output_of_runtime_shape_read_on_first_inference(flag, tmp_path):
+    """The CPU plugin read stale memory for the Slice of an If output of a run-time shape on a compiled model's
+    first inference (extensions/middle/if_output_copy.py); check_model runs the model once, just compiled."""
+    rng = np.random.default_rng(0)
+    boxes = (rng.random((70, 4)) * 320).astype(np.float32)
+    scores = rng.random(70).astype(np.float32)
+    check_model(_if_indices_model(), {'c': np.array(flag), 'boxes': boxes, 'scores': scores}, tmp_path)
+
+
 def _loop_model(with_trip=True, with_cond=True, early_exit=False):
     """Loop: acc = acc * 2 + x (x from the outer graph), scan output acc + iteration number; with
     ``early_exit`` the body stops once acc's sum exceeds 50."""
