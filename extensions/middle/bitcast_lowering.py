@@ -31,8 +31,7 @@ from mo.middle.rule import MiddleOpRule
 from mo.ops.activation_ops import Abs
 from mo.ops.bitwise import BitwiseAnd, BitwiseOr
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, Mul, Sub
-from mo.ops.elementwise_more import LogicalNot, LogicalOr
+from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, LogicalNot, LogicalOr, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.math_ops import IsNaN
 from mo.ops.select import Select

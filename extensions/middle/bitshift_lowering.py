@@ -31,8 +31,7 @@ from mo.middle.rule import MiddleOpRule
 from mo.ops.activation_ops import Floor
 from mo.ops.bitwise import BitwiseAnd, BitwiseOr
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Less, Minimum, Mul
-from mo.ops.elementwise_more import NotEqual
+from mo.ops.elementwise import Less, Minimum, Mul, NotEqual
 from mo.ops.gather import Gather
 from mo.ops.select import Select
 from mo.utils.error import Error

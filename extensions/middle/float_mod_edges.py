@@ -12,8 +12,7 @@ import numpy as np
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule
-from mo.ops.elementwise import Equal, Less, LogicalAnd
-from mo.ops.elementwise_more import FloorMod, NotEqual
+from mo.ops.elementwise import Equal, FloorMod, Less, LogicalAnd, NotEqual
 from mo.ops.math_ops import IsFinite, IsInf
 from mo.ops.select import Select
 

@@ -26,8 +26,7 @@ from mo.ops.activation_ops import Floor
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, Equal, Greater, Less, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import FloorMod, LogicalOr
+from mo.ops.elementwise import Add, Div, Equal, FloorMod, Greater, Less, LogicalOr, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.math_ops import Round
 from mo.ops.matmul import MatMul

@@ -16,8 +16,7 @@ from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt, Tanh
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Greater, Less, LogicalAnd, Mul, Sub
-from mo.ops.elementwise_more import LessEqual
+from mo.ops.elementwise import Add, Div, Greater, Less, LessEqual, LogicalAnd, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.matmul import MatMul
 from mo.ops.nn_ops import Softmax

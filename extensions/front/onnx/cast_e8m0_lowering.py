@@ -24,8 +24,7 @@ from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Greater, Less, Maximum, Minimum, Mul
-from mo.ops.elementwise_more import GreaterEqual
+from mo.ops.elementwise import Greater, GreaterEqual, Less, Maximum, Minimum, Mul
 from mo.ops.select import Select
 
 E8M0 = np.dtype(ml_dtypes.float8_e8m0fnu)

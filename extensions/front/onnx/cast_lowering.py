@@ -22,8 +22,7 @@ from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Greater, Mul
-from mo.ops.elementwise_more import Sign
+from mo.ops.elementwise import Greater, Mul, Sign
 from mo.ops.select import Select
 
 #: the types OpenVINO converts to and from f4e2m1 and f8e8m0 directly

@@ -16,8 +16,7 @@ from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Ceiling, Floor
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, Greater, Less, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import LogicalOr
+from mo.ops.elementwise import Add, Div, Greater, Less, LogicalOr, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape

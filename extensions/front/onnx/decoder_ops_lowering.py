@@ -11,8 +11,7 @@ from mo.ops.activation_ops import Sigmoid, Swish
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convolution import GroupConvolution
-from mo.ops.elementwise import Add, Less, LogicalAnd, Mul, Sub
-from mo.ops.elementwise_more import FloorMod, GreaterEqual
+from mo.ops.elementwise import Add, FloorMod, GreaterEqual, Less, LogicalAnd, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.select import Select

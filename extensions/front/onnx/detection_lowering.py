@@ -11,8 +11,7 @@ from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Floor
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, LogicalAnd, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual, LessEqual
+from mo.ops.elementwise import Add, Div, GreaterEqual, LessEqual, LogicalAnd, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.non_max_suppression import NonMaxSuppression
 from mo.ops.pad import Pad

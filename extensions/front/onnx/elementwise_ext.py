@@ -7,14 +7,14 @@ import numpy as np
 from mo.front.extractor import FrontExtractorOp, OpTableExtractor
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.front.onnx.tensor import np_dtype
-from mo.ops import activation_ops, elementwise, elementwise_more, math_ops
+from mo.ops import activation_ops, elementwise, math_ops
 
 _BINARY = {
     'Add': elementwise.Add, 'Sub': elementwise.Sub, 'Mul': elementwise.Mul,
     # ONNX divides integers rounding toward zero (its reference: the true quotient cast back)
     'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
-    'LessOrEqual': elementwise_more.LessEqual, 'GreaterOrEqual': elementwise_more.GreaterEqual,
-    'And': elementwise.LogicalAnd, 'Or': elementwise_more.LogicalOr, 'Xor': elementwise_more.LogicalXor,
+    'LessOrEqual': elementwise.LessEqual, 'GreaterOrEqual': elementwise.GreaterEqual,
+    'And': elementwise.LogicalAnd, 'Or': elementwise.LogicalOr, 'Xor': elementwise.LogicalXor,
 }
 
 _UNARY = {
@@ -22,7 +22,7 @@ _UNARY = {
     'Abs': activation_ops.Abs, 'Erf': activation_ops.Erf, 'Sigmoid': activation_ops.Sigmoid,
     'Tanh': activation_ops.Tanh, 'Relu': activation_ops.ReLU, 'Floor': activation_ops.Floor,
     'Ceil': activation_ops.Ceiling, 'Softplus': activation_ops.SoftPlus, 'Mish': activation_ops.Mish,
-    'HardSwish': activation_ops.HSwish, 'Sign': elementwise_more.Sign, 'Not': elementwise_more.LogicalNot,
+    'HardSwish': activation_ops.HSwish, 'Sign': elementwise.Sign, 'Not': elementwise.LogicalNot,
     'Round': math_ops.Round,  # half to even, as ONNX's Round
     'Sin': math_ops.Sin, 'Cos': math_ops.Cos, 'Tan': math_ops.Tan, 'Asin': math_ops.Asin, 'Acos': math_ops.Acos,
     'Atan': math_ops.Atan, 'Sinh': math_ops.Sinh, 'Cosh': math_ops.Cosh, 'Asinh': math_ops.Asinh,
@@ -81,9 +81,9 @@ class ModExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         if onnx_attr(node, 'fmod', 'i', 0):
-            elementwise_more.Mod.update_node_stat(node, {})
+            elementwise.Mod.update_node_stat(node, {})
         else:  # numpy.mod's results at infinities and zeros, for floats: extensions.middle.float_mod_edges
-            elementwise_more.FloorMod.update_node_stat(node, {'numpy_edges': True})
+            elementwise.FloorMod.update_node_stat(node, {'numpy_edges': True})
         return True
 
 

@@ -10,8 +10,7 @@ from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import FloorMod
+from mo.ops.elementwise import Add, Div, FloorMod, Maximum, Minimum, Mul, Sub
 from mo.ops.fft import DFT
 from mo.ops.gather import Gather
 from mo.ops.pad import Pad

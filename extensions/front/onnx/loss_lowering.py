@@ -5,8 +5,7 @@ from extensions.ops.onnx_tensor import GatherElements
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Negative
-from mo.ops.elementwise import Div, Mul
-from mo.ops.elementwise_more import NotEqual
+from mo.ops.elementwise import Div, Mul, NotEqual
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import LogSoftmax
 from mo.ops.reduce import ReduceMean, ReduceSum

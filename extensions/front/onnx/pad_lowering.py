@@ -14,8 +14,7 @@ from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Maximum, Sub
-from mo.ops.elementwise_more import FloorMod
+from mo.ops.elementwise import Add, FloorMod, Maximum, Sub
 from mo.ops.gather import Gather
 from mo.ops.pad import Pad
 from mo.ops.range import Range

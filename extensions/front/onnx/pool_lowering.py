@@ -8,9 +8,8 @@ from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
 from mo.ops.broadcast import Broadcast
 from mo.ops.convolution import Convolution, GroupConvolution
-from mo.ops.elementwise import Add, Div, Mul, Pow, Sub
+from mo.ops.elementwise import Add, Div, FloorMod, GreaterEqual, Mul, Pow, Sub
 from mo.ops.convert import Convert
-from mo.ops.elementwise_more import FloorMod, GreaterEqual
 from mo.ops.gather import Gather
 from mo.ops.image_ops import MaxPoolWithIndices
 from mo.ops.pad import Pad

@@ -15,8 +15,7 @@ from mo.graph.graph import Node
 from mo.ops.activation_ops import Exp, Floor, Log
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, Maximum, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual, LessEqual, LogicalOr
+from mo.ops.elementwise import Add, Div, Equal, GreaterEqual, Less, LessEqual, LogicalAnd, LogicalOr, Maximum, Mul, Sub
 from mo.ops.fft import DFT, IDFT, IRDFT
 from mo.ops.gather import Gather
 from mo.ops.math_ops import Cos

@@ -15,8 +15,7 @@ from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, Equal, Greater, Less, Mul, Sub
-from mo.ops.elementwise_more import FloorMod, GreaterEqual, LessEqual
+from mo.ops.elementwise import Add, Div, Equal, FloorMod, Greater, GreaterEqual, Less, LessEqual, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import TopK
 from mo.ops.range import Range

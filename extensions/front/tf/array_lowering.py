@@ -13,8 +13,8 @@ from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, Equal, Greater, Less, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual, LessEqual, LogicalNot, NotEqual
+from mo.ops.elementwise import (Add, Div, Equal, Greater, GreaterEqual, Less, LessEqual, LogicalNot, Maximum,
+                                Minimum, Mul, NotEqual, Sub)
 from mo.ops.gather import Gather
 from mo.ops.pad import Pad
 from mo.ops.reduce import ReduceLogicalOr, ReduceProd

@@ -17,8 +17,7 @@ from extensions.front.tf.formula_kit import F32, cast
 from extensions.ops.bitcast import Bitcast as BitcastOp
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.ops.elementwise import Div, Equal, Less, LogicalAnd
-from mo.ops.elementwise_more import LogicalOr
+from mo.ops.elementwise import Div, Equal, Less, LogicalAnd, LogicalOr
 from mo.ops.select import Select
 from mo.utils.error import Error
 

@@ -33,8 +33,7 @@ from mo.graph.graph import Node
 from mo.ops.activation_ops import Clamp
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Less, LogicalAnd, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual
+from mo.ops.elementwise import Add, Div, GreaterEqual, Less, LogicalAnd, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import TopK
 from mo.ops.non_max_suppression import NonMaxSuppression

@@ -44,8 +44,7 @@ from mo.graph.graph import Graph, Node
 from mo.ops.activation_ops import Exp, Log, Sqrt
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Equal, Less, Mul, Sub
-from mo.ops.elementwise_more import NotEqual
+from mo.ops.elementwise import Add, Div, Equal, Less, Mul, NotEqual, Sub
 from mo.ops.gather import Gather
 from mo.ops.math_ops import Atan, Cos, Cosh, Sin, Sinh
 from mo.ops.matmul import MatMul

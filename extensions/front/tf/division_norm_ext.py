@@ -8,7 +8,7 @@ EuclideanNorm its ``keep_dims``) and ``division_norm_lowering`` builds them from
 from extensions.front.tf.lowered_ext import LoweredExtractor
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_attr
-from mo.ops.elementwise_more import Mod
+from mo.ops.elementwise import Mod
 
 #: TF op -> what division_norm_lowering makes of it
 LOWERED = {

@@ -7,8 +7,7 @@ from extensions.front.tf.math_lowering import log1p, truncated_quotient
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Log
-from mo.ops.elementwise import Div, Equal, Mul
-from mo.ops.elementwise_more import NotEqual
+from mo.ops.elementwise import Div, Equal, Mul, NotEqual
 from mo.ops.reduce import ReduceL2, ReduceSum
 from mo.ops.select import Select
 

@@ -5,16 +5,16 @@ their TF names as internal ops (with ``data_type`` from ``T``) for ``tf_elementw
 """
 from mo.front.extractor import FrontExtractorOp, OpTableExtractor
 from mo.front.tf.extractor_utils import tf_dtype_attr
-from mo.ops import activation_ops, elementwise, elementwise_more
+from mo.ops import activation_ops, elementwise
 
 #: TF op type -> (mo Op class, extra attrs)
 _BINARY = {
     'Add': elementwise.Add, 'AddV2': elementwise.Add, 'Sub': elementwise.Sub, 'Mul': elementwise.Mul,
     'RealDiv': elementwise.Div, 'Maximum': elementwise.Maximum, 'Minimum': elementwise.Minimum,
     'Pow': elementwise.Pow, 'SquaredDifference': elementwise.SquaredDifference,
-    'FloorMod': elementwise_more.FloorMod,
-    'LessEqual': elementwise_more.LessEqual, 'GreaterEqual': elementwise_more.GreaterEqual,
-    'NotEqual': elementwise_more.NotEqual, 'LogicalOr': elementwise_more.LogicalOr,
+    'FloorMod': elementwise.FloorMod,
+    'LessEqual': elementwise.LessEqual, 'GreaterEqual': elementwise.GreaterEqual,
+    'NotEqual': elementwise.NotEqual, 'LogicalOr': elementwise.LogicalOr,
     'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
     'LogicalAnd': elementwise.LogicalAnd,
 }
@@ -22,8 +22,8 @@ _BINARY = {
 _UNARY = {
     'Neg': activation_ops.Negative, 'Sqrt': activation_ops.Sqrt, 'Exp': activation_ops.Exp,
     'Log': activation_ops.Log, 'Abs': activation_ops.Abs, 'Erf': activation_ops.Erf,
-    'Sigmoid': activation_ops.Sigmoid, 'Tanh': activation_ops.Tanh, 'Sign': elementwise_more.Sign,
-    'LogicalNot': elementwise_more.LogicalNot,
+    'Sigmoid': activation_ops.Sigmoid, 'Tanh': activation_ops.Tanh, 'Sign': elementwise.Sign,
+    'LogicalNot': elementwise.LogicalNot,
 }
 
 #: TF ops lowered to opset ops by a front replacer, and what they become

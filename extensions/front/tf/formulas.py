@@ -9,8 +9,7 @@ import numpy as np
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, Less
-from mo.ops.elementwise_more import FloorMod
+from mo.ops.elementwise import Add, Div, FloorMod, Less
 from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceMax, ReduceProd

@@ -15,8 +15,8 @@ from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Equal, Greater, Less, LogicalAnd, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import FloorMod, GreaterEqual, LessEqual, LogicalNot
+from mo.ops.elementwise import (Add, Div, Equal, FloorMod, Greater, GreaterEqual, Less, LessEqual, LogicalAnd,
+                                LogicalNot, Maximum, Minimum, Mul, Sub)
 from mo.ops.select import Select
 from mo.ops.split import Split
 from extensions.front.tf.tensor_ext import set_op

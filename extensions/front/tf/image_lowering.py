@@ -15,8 +15,7 @@ from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add, Div, Equal, Greater, Less, LogicalAnd, Maximum, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual, LessEqual
+from mo.ops.elementwise import Add, Div, Equal, Greater, GreaterEqual, Less, LessEqual, LogicalAnd, Maximum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.math_ops import Round
 from mo.ops.matmul import MatMul

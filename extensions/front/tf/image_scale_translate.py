@@ -16,8 +16,8 @@ from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Exp
-from mo.ops.elementwise import Add, Div, Greater, Less, LogicalAnd, Maximum, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual, LessEqual, LogicalOr
+from mo.ops.elementwise import (Add, Div, Greater, GreaterEqual, Less, LessEqual, LogicalAnd, LogicalOr, Maximum,
+                                Mul, Sub)
 from mo.ops.math_ops import Sin
 from mo.ops.matmul import MatMul
 from mo.ops.reduce import ReduceSum

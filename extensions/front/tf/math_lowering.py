@@ -9,8 +9,7 @@ from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Ceiling, Exp, Floor, Log
 from mo.ops.broadcast import Broadcast
-from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import LogicalOr, Sign
+from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, LogicalOr, Maximum, Minimum, Mul, Sign, Sub
 from mo.ops.math_ops import Atan, IsInf, IsNaN
 from mo.ops.reduce import ReduceProd
 from mo.ops.select import Select

@@ -16,8 +16,8 @@ from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Equal, Less, LogicalAnd, Maximum, Minimum, Mul, Sub
-from mo.ops.elementwise_more import GreaterEqual, LessEqual, LogicalOr
+from mo.ops.elementwise import (Add, Equal, GreaterEqual, Less, LessEqual, LogicalAnd, LogicalOr, Maximum, Minimum,
+                                Mul, Sub)
 from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape

@@ -12,8 +12,7 @@ from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
 from mo.graph.graph import Node
-from mo.ops.elementwise import Equal, Less, Mul
-from mo.ops.elementwise_more import LessEqual
+from mo.ops.elementwise import Equal, Less, LessEqual, Mul
 from mo.ops.reduce import ReduceMax, ReduceSum
 from mo.ops.reshape import Reshape
 from mo.utils.error import Error

@@ -12,8 +12,7 @@ from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Equal
-from mo.ops.elementwise_more import bool_type_infer
+from mo.ops.elementwise import Add, bool_type_infer, Equal
 from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
