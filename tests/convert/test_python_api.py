@@ -181,3 +181,16 @@ def test_a_shape_the_model_cannot_take_is_named_as_the_user_gave_it(tmp_path, op
     cli = _cli('convert', '--input_model', EXAMPLE, '--output_dir', tmp_path / 'out', option, value)
     assert cli.returncode == 1
     assert cli.stderr.splitlines()[0] == expected
+
+
+def test_outputs_computed_from_each_other_both_kept(tmp_path):
+    """--output naming a node and one computed from it: both are outputs, with TensorFlow's numbers (the cut used
+    to drop the edges after each chosen node, so the later one lost its input)."""
+    first, later = 'small_cnn_1/relu1_1/Relu', 'small_cnn_1/softmax_1/Softmax'
+    xml = mo.convert_model(EXAMPLE, output_dir=tmp_path, output=[first, later]).xml_path
+    x = np.random.default_rng(3).standard_normal((1, 32, 32, 3)).astype(np.float32)
+    graph_def = EXAMPLE.read_bytes()
+    for name in (first, later):
+        expected = _tf_output(graph_def, {'input': x}, name)
+        actual = run_openvino(xml, {'input': x})
+        assert any(a.shape == expected.shape and np.allclose(a, expected, rtol=1e-4, atol=1e-5) for a in actual), name

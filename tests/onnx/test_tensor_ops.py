@@ -10,7 +10,7 @@ pytest.importorskip('openvino')
 from onnx import TensorProto, helper  # noqa: E402
 
 import mo  # noqa: E402
-from tests.onnx.onnx_oracle import assert_close, check_model, make_model, run_ir  # noqa: E402
+from tests.onnx.onnx_oracle import assert_close, check_model, make_model, run_ir, run_onnxruntime  # noqa: E402
 
 F = TensorProto.FLOAT
 RNG = np.random.default_rng(7)
@@ -200,3 +200,17 @@ def test_eye_like(tmp_path, attrs):
     x = RNG.standard_normal((4, 6)).astype(np.float32)
     out_type = attrs.get('dtype', F)
     check_model(_one_node('EyeLike', attrs, 9, out_type=out_type, x=x), {'x': x}, tmp_path)
+
+
+@pytest.mark.parametrize('outputs', [['a', 'b'], ['a', 'b', 'c'], ['c', 'a']])
+def test_output_cut_at_tensors_computed_from_each_other(tmp_path, outputs):
+    """--output naming a tensor and one computed from it keeps what the later one needs (it used to cut the
+    edges after every chosen tensor, leaving the Flatten without its input)."""
+    nodes = [helper.make_node('Relu', ['x'], ['a']), helper.make_node('Flatten', ['a'], ['b'], axis=1),
+             helper.make_node('Sigmoid', ['b'], ['c']), helper.make_node('Tanh', ['c'], ['d'])]
+    model = make_model(nodes, [('x', F, ['n', 3, 4])], [(name, F, None) for name in outputs], opset=13)
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    mo.convert_model(model, output_dir=tmp_path, output=outputs)
+    expected = run_onnxruntime(model, {'x': x})
+    for name, actual, wanted in zip(outputs, run_ir(tmp_path / 'model.xml', {'x': x}, outputs), expected):
+        assert_close(actual, wanted, what=name)

@@ -122,10 +122,8 @@ class ONNXAddResults(LoadReplacementPattern):
             raise Error('The model has no outputs; name them with --output')
         for index, (node_id, port) in enumerate(outputs):
             source = Node(graph, node_id)
-            if explicit is not None:  # what comes after a chosen output is cut off
-                for _, dst, key, data in list(graph.out_edges(node_id, keys=True, data=True)):
-                    if data.get('out', 0) == port and graph.nodes[dst].get('op') != 'Result':
-                        graph.remove_edge(node_id, dst, key)
+            # what only follows the chosen outputs goes with the clean-up below (not by cutting the edges after
+            # each: one chosen output may be computed from another)
             names = source.out_port(port).get_tensor_names() if port in source.out_ports() else []
             label = names[0] if names else '{}:{}'.format(source.soft_get('name', node_id), port)
             # output_index: which output a body's Result is (mo.front.onnx.bodies)

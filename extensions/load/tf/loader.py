@@ -349,11 +349,8 @@ class TFAddResults(LoadReplacementPattern):
             raise Error('The model has no outputs; name them with --output')
         for node_id, port in outputs:
             source = Node(graph, node_id)
-            # nodes downstream of a user-chosen output are cut off
-            if graph.graph.get('explicit_outputs') is not None:
-                for _, dst, key, data in list(graph.out_edges(node_id, keys=True, data=True)):
-                    if data.get('out', 0) == port and graph.nodes[dst].get('op') != 'Result':
-                        graph.remove_edge(node_id, dst, key)
+            # what only follows the chosen outputs goes with the clean-up below (not by cutting the edges after
+            # each: one chosen output may be computed from another)
             result = Result(graph, {'name': graph.unique_id('{}/sink_port_{}'.format(source.soft_get('name'), port))})
             result_node = result.create_node()
             source.out_port(port).connect(result_node.in_port(0))
