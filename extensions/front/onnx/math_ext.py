@@ -20,7 +20,7 @@ def _name(node) -> str:
     return node.soft_get('name', node.id)
 
 
-def _internal(node, op: str, **attrs):
+def internal_op(node, op: str, **attrs):
     """Give ``node`` the internal op ``op`` with ``attrs`` (``math_lowering`` builds it)."""
     node['op'] = op
     node.attrs().update(attrs)
@@ -46,7 +46,7 @@ class GemmExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXGemm', alpha=onnx_attr(node, 'alpha', 'f', 1.0),
+        return internal_op(node, 'ONNXGemm', alpha=onnx_attr(node, 'alpha', 'f', 1.0),
                          beta=onnx_attr(node, 'beta', 'f', 1.0), transpose_a=bool(onnx_attr(node, 'transA', 'i', 0)),
                          transpose_b=bool(onnx_attr(node, 'transB', 'i', 0)))
 
@@ -115,9 +115,9 @@ class ClipExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         if get_onnx_opset_version(node) < 11:
-            return _internal(node, 'ONNXClip', clip_min=onnx_attr(node, 'min', 'f', -_FLOAT_MAX),
+            return internal_op(node, 'ONNXClip', clip_min=onnx_attr(node, 'min', 'f', -_FLOAT_MAX),
                              clip_max=onnx_attr(node, 'max', 'f', _FLOAT_MAX))
-        return _internal(node, 'ONNXClip', clip_min=None, clip_max=None)
+        return internal_op(node, 'ONNXClip', clip_min=None, clip_max=None)
 
 
 class VariadicExtractor(FrontExtractorOp):
@@ -128,7 +128,7 @@ class VariadicExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXVariadic', combine=node.op)
+        return internal_op(node, 'ONNXVariadic', combine=node.op)
 
 
 class SoftmaxExtractor(FrontExtractorOp):
@@ -140,7 +140,7 @@ class SoftmaxExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         flatten = get_onnx_opset_version(node) < 13
-        return _internal(node, 'ONNXSoftmax', normalization=node.op, flatten=flatten,
+        return internal_op(node, 'ONNXSoftmax', normalization=node.op, flatten=flatten,
                          axis=onnx_attr(node, 'axis', 'i', 1 if flatten else -1))
 
 
@@ -152,7 +152,7 @@ class ArgMaxExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXArgMax', mode='max' if node.op == 'ArgMax' else 'min',
+        return internal_op(node, 'ONNXArgMax', mode='max' if node.op == 'ArgMax' else 'min',
                          axis=onnx_attr(node, 'axis', 'i', 0), keep_dims=bool(onnx_attr(node, 'keepdims', 'i', 1)),
                          select_last_index=bool(onnx_attr(node, 'select_last_index', 'i', 0)))
 
@@ -178,7 +178,7 @@ class ActivationExtractor(FrontExtractorOp):
         if node.op == 'PRelu':
             # before opset 7 a slope of more than one number runs along the channel axis (1), as the opset's PRelu
             attrs['channel_slope'] = get_onnx_opset_version(node) < 7
-        return _internal(node, 'ONNX' + node.op, **attrs)
+        return internal_op(node, 'ONNX' + node.op, **attrs)
 
 
 class GeluExtractor(FrontExtractorOp):
@@ -192,7 +192,7 @@ class GeluExtractor(FrontExtractorOp):
         approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
         if approximate not in ('none', 'tanh'):
             raise Error('Gelu "{}": approximate "{}" is neither "none" nor "tanh"', _name(node), approximate)
-        return _internal(node, 'ONNXGelu', approximate=approximate)
+        return internal_op(node, 'ONNXGelu', approximate=approximate)
 
 
 class IsInfExtractor(FrontExtractorOp):
@@ -202,5 +202,5 @@ class IsInfExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXIsInf', detect_positive=bool(onnx_attr(node, 'detect_positive', 'i', 1)),
+        return internal_op(node, 'ONNXIsInf', detect_positive=bool(onnx_attr(node, 'detect_positive', 'i', 1)),
                          detect_negative=bool(onnx_attr(node, 'detect_negative', 'i', 1)))

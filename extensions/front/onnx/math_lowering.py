@@ -7,10 +7,11 @@ its formula.
 """
 import numpy as np
 
+from extensions.front.onnx.nn_formulas import gelu, like
 from extensions.ops.onnx_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Abs, Clamp, Elu, Erf, Exp, Log, Sigmoid, Swish, Tanh
+from mo.ops.activation_ops import Abs, Clamp, Elu, Exp, Log, Sigmoid, Swish
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Div, Equal, Greater, Less, Maximum, Minimum, Mul, Pow, Sub
@@ -28,11 +29,6 @@ from mo.ops.matmul import MatMul
 from mo.ops.tensor_ops import OneHot, Reverse
 
 I64 = np.int64
-
-
-def like(b: Builder, value, reference, suffix: str):
-    """The constant ``value`` in the element type of ``reference`` (a port or node)."""
-    return b.op(ConvertLike, [b.const(np.array(value, np.float64), suffix + '/value'), reference], suffix)
 
 
 def dimension(b: Builder, x, axis: int, suffix: str):
@@ -379,15 +375,7 @@ class GeluLowering(OpRule):
     op = 'ONNXGelu'
 
     def rewrite(self, node: Node, b: Builder):
-        x = _source(node.in_port(0))
-        if node.approximate == 'tanh':
-            cube = b.op(Mul, [x, b.op(Mul, [x, x], 'square')], 'cube')
-            inner = b.op(Add, [x, b.op(Mul, [cube, like(b, 0.044715, x, 'c')], 'cubic')], 'inner')
-            curve = b.op(Tanh, [b.op(Mul, [inner, like(b, np.sqrt(2 / np.pi), x, 'scale')], 'scaled')], 'curve')
-        else:
-            curve = b.op(Erf, [b.op(Mul, [x, like(b, 1 / np.sqrt(2), x, 'scale')], 'scaled')], 'curve')
-        half = b.op(Mul, [x, like(b, 0.5, x, 'half')], 'half_x')
-        return b.op(Mul, [half, b.op(Add, [curve, like(b, 1, x, 'one')], 'one_plus')], 'gelu')
+        return gelu(b, _source(node.in_port(0)), node.approximate)
 
 
 class IsInfLowering(OpRule):

@@ -4,6 +4,7 @@ Each becomes an internal op named ``ONNXMS<op>`` carrying the attributes read he
 from opset ops. The contrib ``Gelu`` (no attributes: the erf form) shares its op_type with ONNX's Gelu, whose
 extractor in ``math_ext`` already reads it correctly (``approximate`` defaults to ``none``).
 """
+from extensions.front.onnx.math_ext import internal_op
 from extensions.front.onnx.nn_ext import window_attrs
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import onnx_attr
@@ -20,12 +21,6 @@ def _name(node) -> str:
     return node.soft_get('name', node.id)
 
 
-def _internal(node, op: str, **attrs):
-    node['op'] = op
-    node.attrs().update(attrs)
-    return True
-
-
 class FastGeluExtractor(FrontExtractorOp):
     """com.microsoft FastGelu(X, bias) -> the tanh approximation of Gelu of X + bias (bias optional)."""
     op = 'FastGelu'
@@ -33,7 +28,7 @@ class FastGeluExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXMSGelu', approximate='tanh')
+        return internal_op(node, 'ONNXMSGelu', approximate='tanh')
 
 
 class BiasGeluExtractor(FrontExtractorOp):
@@ -43,7 +38,7 @@ class BiasGeluExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXMSGelu', approximate='none')
+        return internal_op(node, 'ONNXMSGelu', approximate='none')
 
 
 class QuickGeluExtractor(FrontExtractorOp):
@@ -53,7 +48,7 @@ class QuickGeluExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXMSQuickGelu', alpha=float(onnx_attr(node, 'alpha', 'f', 1.702)))
+        return internal_op(node, 'ONNXMSQuickGelu', alpha=float(onnx_attr(node, 'alpha', 'f', 1.702)))
 
 
 class SkipLayerNormalizationExtractor(FrontExtractorOp):
@@ -64,7 +59,7 @@ class SkipLayerNormalizationExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXMSSkipLayerNormalization', epsilon=float(onnx_attr(node, 'epsilon', 'f', 1e-12)))
+        return internal_op(node, 'ONNXMSSkipLayerNormalization', epsilon=float(onnx_attr(node, 'epsilon', 'f', 1e-12)))
 
 
 class FusedMatMulExtractor(FrontExtractorOp):
@@ -78,7 +73,7 @@ class FusedMatMulExtractor(FrontExtractorOp):
         for attr in ('transBatchA', 'transBatchB'):
             if onnx_attr(node, attr, 'i', 0):
                 raise Error('FusedMatMul "{}": {} = 1 is not supported', _name(node), attr)
-        return _internal(node, 'ONNXMSFusedMatMul', alpha=float(onnx_attr(node, 'alpha', 'f', 1.0)),
+        return internal_op(node, 'ONNXMSFusedMatMul', alpha=float(onnx_attr(node, 'alpha', 'f', 1.0)),
                          transpose_a=bool(onnx_attr(node, 'transA', 'i', 0)),
                          transpose_b=bool(onnx_attr(node, 'transB', 'i', 0)))
 
@@ -107,7 +102,7 @@ class FusedConvExtractor(FrontExtractorOp):
             raise Error('FusedConv "{}": activation {} takes {} activation_params, got {}', name, activation,
                         len(defaults), len(params))
         node.attrs().update(dict(window_attrs(node), group=int(group)))
-        return _internal(node, 'ONNXMSFusedConv', activation=activation,
+        return internal_op(node, 'ONNXMSFusedConv', activation=activation,
                          activation_params=tuple(params) if params else defaults)
 
 
@@ -121,5 +116,5 @@ class EmbedLayerNormalizationExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        return _internal(node, 'ONNXMSEmbedLayerNormalization',
+        return internal_op(node, 'ONNXMSEmbedLayerNormalization',
                          epsilon=float(onnx_attr(node, 'epsilon', 'f', 1e-12)))

@@ -4,11 +4,11 @@ Constants take the element type of the tensor they meet (ConvertLike, folded at 
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, like
+from extensions.front.onnx.nn_formulas import I64, gelu, like
 from extensions.front.onnx.nn_lowering import add_bias, grouped_weights, window
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Clamp, Erf, ReLU, Sigmoid, Tanh
+from mo.ops.activation_ops import Clamp, ReLU, Sigmoid, Tanh
 from mo.ops.convolution import Convolution, GroupConvolution
 from mo.ops.broadcast import Broadcast
 from mo.ops.convert import Convert
@@ -21,18 +21,6 @@ from mo.ops.range import Range
 from mo.ops.reduce import ReduceMean, ReduceSum
 from mo.ops.shapeof import ShapeOf
 from mo.utils.error import Error
-
-
-def gelu(b: Builder, x, approximate: str):
-    """x / 2 * (1 + Erf(x / sqrt 2)); ``tanh``: x / 2 * (1 + Tanh(sqrt(2 / pi) * (x + 0.044715 x^3)))."""
-    if approximate == 'tanh':
-        cube = b.op(Mul, [x, b.op(Mul, [x, x], 'square')], 'cube')
-        inner = b.op(Add, [x, b.op(Mul, [cube, like(b, 0.044715, x, 'c')], 'cubic')], 'inner')
-        curve = b.op(Tanh, [b.op(Mul, [inner, like(b, np.sqrt(2 / np.pi), x, 'scale')], 'scaled')], 'curve')
-    else:
-        curve = b.op(Erf, [b.op(Mul, [x, like(b, 1 / np.sqrt(2), x, 'scale')], 'scaled')], 'curve')
-    half = b.op(Mul, [x, like(b, 0.5, x, 'half')], 'half_x')
-    return b.op(Mul, [half, b.op(Add, [curve, like(b, 1, x, 'one')], 'one_plus')], 'gelu')
 
 
 class ONNXMSGeluLowering(OpRule):

@@ -5,7 +5,8 @@ import numpy as np
 
 from extensions.ops.onnx_tensor import ConvertLike
 from mo.ops.concat import Concat
-from mo.ops.elementwise import Add
+from mo.ops.activation_ops import Erf, Tanh
+from mo.ops.elementwise import Add, Mul
 from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.shapeof import ShapeOf
@@ -60,3 +61,15 @@ def like(b, value, reference, tag: str):
     """The constant ``value`` in the element type of ``reference`` (ONNX nodes do not state their types: the type is
     known at inference, where this folds to a plain constant)."""
     return b.op(ConvertLike, [b.const(np.array(value, np.float64), tag + '/value'), reference], tag)
+
+
+def gelu(b, x, approximate: str):
+    """x / 2 * (1 + Erf(x / sqrt 2)); ``tanh``: x / 2 * (1 + Tanh(sqrt(2 / pi) * (x + 0.044715 x^3)))."""
+    if approximate == 'tanh':
+        cube = b.op(Mul, [x, b.op(Mul, [x, x], 'square')], 'cube')
+        inner = b.op(Add, [x, b.op(Mul, [cube, like(b, 0.044715, x, 'c')], 'cubic')], 'inner')
+        curve = b.op(Tanh, [b.op(Mul, [inner, like(b, np.sqrt(2 / np.pi), x, 'scale')], 'scaled')], 'curve')
+    else:
+        curve = b.op(Erf, [b.op(Mul, [x, like(b, 1 / np.sqrt(2), x, 'scale')], 'scaled')], 'curve')
+    half = b.op(Mul, [x, like(b, 0.5, x, 'half')], 'half_x')
+    return b.op(Mul, [half, b.op(Add, [curve, like(b, 1, x, 'one')], 'one_plus')], 'gelu')
