@@ -33,29 +33,29 @@ import logging as log
 
 import numpy as np
 
+from extensions.front.tf import complex_linear, complex_moves
+from extensions.front.tf.complex_kit import constant_ints, divide, exponential, is_complex_type, logarithm, \
+    multiply, pair, parts, parts_type, shifted_axes, squared_norm, trig
 from extensions.front.tf.fft_ext import FOURIER, real_type
 from extensions.front.tf.formula_kit import I64, cast, unsqueeze
 from extensions.front.tf.formulas import rank_of
 from extensions.front.tf.tensor_ext import IDENTITY_LIKE, constant_input
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.common.rule import Builder, rewrite_node
-from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.graph.graph import Graph, Node
-from mo.ops.activation_ops import Exp, Log, Sqrt
+from mo.ops.activation_ops import Sqrt
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.elementwise import Add, Div, Equal, Less, Mul, NotEqual, Sub
 from mo.ops.gather import Gather
-from mo.ops.math_ops import Atan, Cos, Cosh, Sin, Sinh
 from mo.ops.matmul import MatMul
 from mo.ops.pad import Pad
-from mo.ops.reduce import ReduceAnd, ReduceOr, ReduceSum
+from mo.ops.reduce import ReduceAnd, ReduceOr
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
 from mo.ops.strided_slice import MASKS
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
-from mo.ops.split import Split
 from mo.ops.transpose import Transpose
 from mo.utils.error import Error
 
@@ -64,6 +64,12 @@ _FOURIER_PORTS = dict({op: ((0,), (0,)) for op in ('FFT', 'IFFT', 'FFT2D', 'IFFT
                       **{op: ((), (0,)) for op in ('RFFT', 'RFFT2D', 'RFFT3D', 'Complex')},
                       **{op: ((0,), ()) for op in ('IRFFT', 'IRFFT2D', 'IRFFT3D', 'Real', 'Imag', 'ComplexAbs')})
 assert set(_FOURIER_PORTS) == set(FOURIER)
+
+#: the op families whose complex forms live beside this module: each has REWRITES, IN_PLACE and REAL_OUTPUTS
+_FAMILIES = (complex_linear, complex_moves)
+_FAMILY_REWRITES = {op: fn for family in _FAMILIES for op, fn in family.REWRITES.items()}
+_FAMILY_IN_PLACE = {op: fn for family in _FAMILIES for op, fn in family.IN_PLACE.items()}
+_FAMILY_REAL_OUTPUTS = set().union(*(family.REAL_OUTPUTS for family in _FAMILIES))
 
 #: ops that compute the same on the float form (GatherNd indexes the leading dimensions only)
 _ELEMENTWISE = ('Add', 'Sub', 'Negative', 'AddN', 'GatherND', 'ScatterNDUpdate', 'DynamicPartition') + IDENTITY_LIKE
@@ -85,129 +91,14 @@ _AXIS_ATTR = {'Squeeze': 'squeeze_dims', 'Pack': 'axis', 'Unpack': 'axis'}
 _APPEND = {'Tile': (1, 1), 'Broadcast': (1, 2), 'BroadcastTo': (1, 2)}
 
 
-def _is_complex_type(dtype) -> bool:
-    return dtype is not None and np.issubdtype(np.dtype(dtype), np.complexfloating)
-
-
-def _parts(b, z, tag: str):
-    """(real, imaginary) of the float form, each [..., 1]."""
-    split = b.op(Split, [z, b.const(-1, tag + '/axis', I64)], tag, num_splits=2)
-    return split.out_port(0), split.out_port(1)
-
-
-def _pair(b, real, imag, tag: str):
-    return b.op(Concat, [real, imag], tag, axis=-1)
-
-
-def _multiply(b, x, y, tag: str):
-    """(a + bi)(c + di) = (ac - bd) + (ad + bc)i."""
-    a, bb = _parts(b, x, tag + '/x')
-    c, d = _parts(b, y, tag + '/y')
-    real = b.op(Sub, [b.op(Mul, [a, c], tag + '/ac'), b.op(Mul, [bb, d], tag + '/bd')], tag + '/real')
-    imag = b.op(Add, [b.op(Mul, [a, d], tag + '/ad'), b.op(Mul, [bb, c], tag + '/bc')], tag + '/imag')
-    return _pair(b, real, imag, tag)
-
-
-def _divide(b, x, y, tag: str):
-    """(a + bi) / (c + di) = ((ac + bd) + (bc - ad)i) / (c^2 + d^2)."""
-    a, bb = _parts(b, x, tag + '/x')
-    c, d = _parts(b, y, tag + '/y')
-    norm = b.op(Add, [b.op(Mul, [c, c], tag + '/cc'), b.op(Mul, [d, d], tag + '/dd')], tag + '/norm')
-    real = b.op(Add, [b.op(Mul, [a, c], tag + '/ac'), b.op(Mul, [bb, d], tag + '/bd')], tag + '/real_num')
-    imag = b.op(Sub, [b.op(Mul, [bb, c], tag + '/bc'), b.op(Mul, [a, d], tag + '/ad')], tag + '/imag_num')
-    return _pair(b, b.op(Div, [real, norm], tag + '/real'), b.op(Div, [imag, norm], tag + '/imag'), tag)
-
-
-def _float_type(node: Node):
-    """The float type of the parts of the complex numbers ``node`` computes on (its ``data_type`` or ``T``; else
-    that of its complex input, ``complex_float_type``, for ops whose extractor kept no TF type), float32 by
-    default."""
-    if _is_complex_type(node.soft_get('data_type', None)):
-        return real_type(node.data_type)
-    for attr in ('T', 'Tcomplex', 'Tout'):
-        dtype = tf_dtype_attr(node, attr, None)
-        if _is_complex_type(dtype):
-            return real_type(dtype)
-    return np.dtype(node.soft_get('complex_float_type', None) or np.float32)
-
 
 def _output_float_type(node: Node):
     """The float type of the parts of the complex outputs of ``node``, after its rewrite."""
     if node.soft_get('op') in ('Const', 'Parameter') and node.has_valid('data_type'):
         return np.dtype(node.data_type)  # already the float form
-    if node.soft_get('op') == 'Cast' and _is_complex_type(node.soft_get('dst_type', None)):
+    if node.soft_get('op') == 'Cast' and is_complex_type(node.soft_get('dst_type', None)):
         return real_type(node.dst_type)
-    return _float_type(node)
-
-
-def _shifted_axes(b, node: Node, port: int):
-    """Input ``port`` of ``node`` (axes of the complex tensor) for the float form: a negative axis counts one
-    further from the end, past the trailing 2; computed at run time when the axes are."""
-    value = constant_input(node, port)
-    if value is not None:
-        value = np.asarray(value)
-        return b.const(np.where(value < 0, value - 1, value).astype(value.dtype), 'axes_float_form', value.dtype)
-    axes = cast(b, node.in_port(port), I64, 'axes_i64')
-    return b.op(Select, [b.op(Less, [axes, b.const(0, 'zero_axis', I64)], 'negative'),
-                         b.op(Sub, [axes, b.const(1, 'one_axis', I64)], 'past_parts'), axes], 'axes_float_form')
-
-
-def _exp(b, z, tag: str):
-    """exp(a + bi) = e^a (cos b + i sin b)."""
-    a, bb = _parts(b, z, tag)
-    scale = b.op(Exp, [a], tag + '/exp_real')
-    return _pair(b, b.op(Mul, [scale, b.op(Cos, [bb], tag + '/cos')], tag + '/real'),
-                 b.op(Mul, [scale, b.op(Sin, [bb], tag + '/sin')], tag + '/imag'), tag)
-
-
-def _trig(b, z, tag: str, hyperbolic: bool, cosine: bool, dtype):
-    """sin(a + bi) = sin a cosh b + i cos a sinh b, cos(a + bi) = cos a cosh b - i sin a sinh b,
-    sinh(a + bi) = sinh a cos b + i cosh a sin b, cosh(a + bi) = cosh a cos b + i sinh a sin b."""
-    a, bb = _parts(b, z, tag)
-    f, g = (Sinh, Cosh) if hyperbolic else (Sin, Cos)  # of the real part
-    p, q = (Sin, Cos) if hyperbolic else (Sinh, Cosh)  # of the imaginary part
-    if not cosine:
-        real = b.op(Mul, [b.op(f, [a], tag + '/f_a'), b.op(q, [bb], tag + '/q_b')], tag + '/real')
-        imag = b.op(Mul, [b.op(g, [a], tag + '/g_a'), b.op(p, [bb], tag + '/p_b')], tag + '/imag')
-        return _pair(b, real, imag, tag)
-    real = b.op(Mul, [b.op(g, [a], tag + '/g_a'), b.op(q, [bb], tag + '/q_b')], tag + '/real')
-    imag = b.op(Mul, [b.op(f, [a], tag + '/f_a'), b.op(p, [bb], tag + '/p_b')], tag + '/imag_abs')
-    if not hyperbolic:
-        imag = b.op(Mul, [imag, b.const(-1, tag + '/minus', dtype)], tag + '/imag')
-    return _pair(b, real, imag, tag)
-
-
-def _squared_norm(b, z, tag: str):
-    """|z|^2 = a^2 + b^2, [..., 1]."""
-    return b.op(ReduceSum, [b.op(Mul, [z, z], tag + '/squares'), b.const([-1], tag + '/axis', I64)], tag,
-                keep_dims=True)
-
-
-def _log(b, z, tag: str, dtype):
-    """log(a + bi) = log|z| + i arg z: log|z| = log(a^2 + b^2) / 2, arg z = 2 atan(b / (|z| + a)) (the half-angle
-    form, accurate everywhere but where |z| + a = 0: there z is 0 (arg 0) or on the negative real axis (pi))."""
-    a, bb = _parts(b, z, tag)
-    squared = _squared_norm(b, z, tag + '/squared_norm')
-    magnitude = b.op(Mul, [b.op(Log, [squared], tag + '/log_squared'), b.const(0.5, tag + '/half', dtype)],
-                     tag + '/real')
-    denominator = b.op(Add, [b.op(Sqrt, [squared], tag + '/norm'), a], tag + '/denominator')
-    on_axis = b.op(Equal, [denominator, b.const(0, tag + '/zero', dtype)], tag + '/on_axis')
-    safe = b.op(Select, [on_axis, b.const(1, tag + '/one', dtype), denominator], tag + '/safe_denominator')
-    half_angle = b.op(Atan, [b.op(Div, [bb, safe], tag + '/ratio')], tag + '/half_angle')
-    angle = b.op(Mul, [half_angle, b.const(2, tag + '/two', dtype)], tag + '/angle')
-    axis_angle = b.op(Select, [b.op(Less, [a, b.const(0, tag + '/zero_a', dtype)], tag + '/negative'),
-                               b.const(np.pi, tag + '/pi', dtype), b.const(0, tag + '/zero_angle', dtype)],
-                      tag + '/axis_angle')
-    return _pair(b, magnitude, b.op(Select, [on_axis, axis_angle, angle], tag + '/imag'), tag)
-
-
-def _constant_ints(node: Node, what: str) -> list:
-    """Input 1 of ``node`` as ints; an Error naming the node when it is computed at run time."""
-    value = constant_input(node, 1)
-    if value is None:
-        raise Error('Node "{}" ({}) on a complex tensor: {} is computed at run time; mo needs it constant',
-                    node.soft_get('name', node.id), node.soft_get('tf_op', node.op), what)
-    return [int(v) for v in np.ravel(value)]
+    return parts_type(node)
 
 
 def _makes_complex_tensors(graph: Graph) -> bool:
@@ -217,7 +108,7 @@ def _makes_complex_tensors(graph: Graph) -> bool:
     types = [node.soft_get('data_type', None) for node in graph.get_op_nodes(op='Parameter')]
     types += [node.soft_get('dst_type', None) for node in graph.get_op_nodes(op='Cast')]
     types += [node.value.dtype for node in graph.get_op_nodes(op='Const') if node.has_valid('value')]
-    return any(_is_complex_type(dtype) for dtype in types)
+    return any(is_complex_type(dtype) for dtype in types)
 
 
 class ComplexTensors(FrontReplacementPattern):
@@ -247,11 +138,11 @@ class ComplexTensors(FrontReplacementPattern):
         """Rewrites ``node`` (whose inputs ``inputs`` are complex) if needed; returns its complex outputs."""
         op = node.soft_get('op')
         name = node.soft_get('name', node.id)
-        if op == 'Const' and _is_complex_type(node.value.dtype):
+        if op == 'Const' and is_complex_type(node.value.dtype):
             value = np.stack([node.value.real, node.value.imag], axis=-1).astype(real_type(node.value.dtype))
             node['value'], node['shape'], node['data_type'] = value, np.array(value.shape, np.int64), value.dtype
             return [node.out_port(0)]
-        if op == 'Parameter' and _is_complex_type(node.soft_get('data_type', None)):
+        if op == 'Parameter' and is_complex_type(node.soft_get('data_type', None)):
             node['data_type'] = real_type(node.data_type)
             node['shape'] = np.append(np.asarray(node.shape, np.int64), 2)
             log.warning('[ mo ] input "{}" is complex: the IR takes it as {} with a trailing dimension of 2 '
@@ -259,7 +150,7 @@ class ComplexTensors(FrontReplacementPattern):
             return [node.out_port(0)]
         if op in _FOURIER_PORTS:
             return [node.out_port(k) for k in _FOURIER_PORTS[op][1]]
-        if op == 'Cast' and _is_complex_type(node.soft_get('dst_type', None)):
+        if op == 'Cast' and is_complex_type(node.soft_get('dst_type', None)):
             return self._cast_to_complex(node, bool(inputs))
         if not inputs:
             return []
@@ -269,7 +160,7 @@ class ComplexTensors(FrontReplacementPattern):
             return []
         if op in _ELEMENTWISE:
             return [port for port in node.out_ports().values() if port.is_connected() or port.idx == 0]
-        in_place = self._in_place(node, op)
+        in_place = self._in_place(node, op) or _FAMILY_IN_PLACE.get(op)
         if in_place is not None:
             b = Builder(node)
             in_place(node, b)
@@ -285,12 +176,13 @@ class ComplexTensors(FrontReplacementPattern):
                    'Concat': self._concat, 'TFPad': self._pad, 'ShapeOf': self._shape, 'Exp': self._exp,
                    'Reciprocal': self._reciprocal, 'Conj': self._conj, 'ConjugateTranspose': self._conj_transpose,
                    'MatMul': self._matmul, 'BiasAdd': self._bias_add, 'OnesLike': self._ones_like,
-                   'TFSlice': self._slice, 'StridedSlice': self._strided_slice}.get(op)
+                   'TFSlice': self._slice, 'StridedSlice': self._strided_slice}.get(op) or \
+                  _FAMILY_REWRITES.get(op)
         if rewrite is None:
             raise Error('Node "{}" ({}) computes on complex numbers: mo converts complex tensors through {} only',
                         name, node.soft_get('tf_op', op), _SUPPORTED)
         port = self._producer_after(node, rewrite)
-        return [] if op in ('Cast', 'ShapeOf', 'Equal', 'NotEqual') else [port]
+        return [] if op in ('Cast', 'ShapeOf', 'Equal', 'NotEqual') or op in _FAMILY_REAL_OUTPUTS else [port]
 
     @staticmethod
     def _producer_after(node: Node, build) :
@@ -307,7 +199,7 @@ class ComplexTensors(FrontReplacementPattern):
     def _in_place(self, node: Node, op: str):
         if op in _AXIS_PORT:
             port = _AXIS_PORT[op]  # the data is the only input that can be complex
-            return lambda n, b: n.in_port(port).get_connection().set_source(_shifted_axes(b, n, port).out_port(0))
+            return lambda n, b: n.in_port(port).get_connection().set_source(shifted_axes(b, n, port).out_port(0))
         if op in _AXIS_ATTR:
             attr = _AXIS_ATTR[op]
 
@@ -326,7 +218,7 @@ class ComplexTensors(FrontReplacementPattern):
             return append
         if op == 'Reverse':
             if node.soft_get('mode') == 'index':
-                return lambda n, b: n.in_port(1).get_connection().set_source(_shifted_axes(b, n, 1).out_port(0))
+                return lambda n, b: n.in_port(1).get_connection().set_source(shifted_axes(b, n, 1).out_port(0))
 
             def unmasked(n, b):  # mask mode: the trailing dimension is not reversed
                 mask = b.op(Concat, [n.in_port(1), b.const([False], 'parts_kept', np.bool_)], 'mask', axis=0)
@@ -339,23 +231,23 @@ class ComplexTensors(FrontReplacementPattern):
             return condition
         if op == 'ZerosLike':
             def real_zeros(n, b):
-                n['data_type'] = _float_type(n)
+                n['data_type'] = parts_type(n)
             return real_zeros
         return None
 
     # ----- rewrites: each returns the node (or output port) that replaces ``node`` ---------------------------
     @staticmethod
     def _exp(node, b):
-        return _exp(b, node.in_port(0), 'complex_exp')
+        return exponential(b, node.in_port(0), 'complex_exp')
 
     @staticmethod
     def _expm1(node, b):
-        return b.op(Sub, [_exp(b, node.in_port(0), 'complex_exp'), b.const([1, 0], 'one', _float_type(node))],
+        return b.op(Sub, [exponential(b, node.in_port(0), 'complex_exp'), b.const([1, 0], 'one', parts_type(node))],
                     'complex_expm1')
 
     @staticmethod
     def _trig_of(node, b, hyperbolic, cosine, tag):
-        return _trig(b, node.in_port(0), tag, hyperbolic, cosine, _float_type(node))
+        return trig(b, node.in_port(0), tag, hyperbolic, cosine, parts_type(node))
 
     def _sin(self, node, b):
         return self._trig_of(node, b, False, False, 'complex_sin')
@@ -370,24 +262,24 @@ class ComplexTensors(FrontReplacementPattern):
         return self._trig_of(node, b, True, True, 'complex_cosh')
 
     def _tan(self, node, b):
-        return _divide(b, self._sin(node, b), self._cos(node, b), 'complex_tan')
+        return divide(b, self._sin(node, b), self._cos(node, b), 'complex_tan')
 
     def _tanh(self, node, b):
-        return _divide(b, self._sinh(node, b), self._cosh(node, b), 'complex_tanh')
+        return divide(b, self._sinh(node, b), self._cosh(node, b), 'complex_tanh')
 
     @staticmethod
     def _sigmoid(node, b):
         """1 / (1 + exp(-z))."""
-        dtype = _float_type(node)
+        dtype = parts_type(node)
         minus = b.op(Mul, [node.in_port(0), b.const(-1, 'minus', dtype)], 'minus_z')
-        denominator = b.op(Add, [_exp(b, minus, 'complex_exp'), b.const([1, 0], 'one', dtype)], 'denominator')
-        return _divide(b, b.const([1, 0], 'one_numerator', dtype), denominator, 'complex_sigmoid')
+        denominator = b.op(Add, [exponential(b, minus, 'complex_exp'), b.const([1, 0], 'one', dtype)], 'denominator')
+        return divide(b, b.const([1, 0], 'one_numerator', dtype), denominator, 'complex_sigmoid')
 
     @staticmethod
     def _sign(node, b):
         """z / |z|, 0 where z is 0."""
-        dtype = _float_type(node)
-        norm = b.op(Sqrt, [_squared_norm(b, node.in_port(0), 'squared_norm')], 'norm')
+        dtype = parts_type(node)
+        norm = b.op(Sqrt, [squared_norm(b, node.in_port(0), 'squared_norm')], 'norm')
         zero = b.op(Equal, [norm, b.const(0, 'zero', dtype)], 'is_zero')
         safe = b.op(Select, [zero, b.const(1, 'one', dtype), norm], 'safe_norm')
         return b.op(Select, [zero, b.const(0, 'zero_value', dtype), b.op(Div, [node.in_port(0), safe], 'unit')],
@@ -397,62 +289,62 @@ class ComplexTensors(FrontReplacementPattern):
     def _squared_difference(node, b):
         """(x - y) conj(x - y) = |x - y|^2 + 0i."""
         difference = b.op(Sub, [node.in_port(0), node.in_port(1)], 'difference')
-        norm = _squared_norm(b, difference, 'squared_norm')
-        return _pair(b, norm, b.op(Mul, [norm, b.const(0, 'zero', _float_type(node))], 'zero_imag'),
+        norm = squared_norm(b, difference, 'squared_norm')
+        return pair(b, norm, b.op(Mul, [norm, b.const(0, 'zero', parts_type(node))], 'zero_imag'),
                      'complex_squared_difference')
 
     @staticmethod
     def _sqrt(node, b):
         """The principal root: sqrt((|z| + a) / 2) + i sign(b) sqrt((|z| - a) / 2) (b >= 0 counts as positive)."""
-        dtype = _float_type(node)
-        a, bb = _parts(b, node.in_port(0), 'parts')
-        norm = b.op(Sqrt, [_squared_norm(b, node.in_port(0), 'squared_norm')], 'norm')
+        dtype = parts_type(node)
+        a, bb = parts(b, node.in_port(0), 'parts')
+        norm = b.op(Sqrt, [squared_norm(b, node.in_port(0), 'squared_norm')], 'norm')
         half = b.const(0.5, 'half', dtype)
         real = b.op(Sqrt, [b.op(Mul, [b.op(Add, [norm, a], 'norm_plus_a'), half], 'real_squared')], 'real')
         size = b.op(Sqrt, [b.op(Mul, [b.op(Sub, [norm, a], 'norm_minus_a'), half], 'imag_squared')], 'imag_abs')
         imag = b.op(Select, [b.op(Less, [bb, b.const(0, 'zero', dtype)], 'negative'),
                              b.op(Mul, [size, b.const(-1, 'minus', dtype)], 'imag_negative'), size], 'imag')
-        return _pair(b, real, imag, 'complex_sqrt')
+        return pair(b, real, imag, 'complex_sqrt')
 
     def _rsqrt(self, node, b):
-        return _divide(b, b.const([1, 0], 'one', _float_type(node)), self._sqrt(node, b), 'complex_rsqrt')
+        return divide(b, b.const([1, 0], 'one', parts_type(node)), self._sqrt(node, b), 'complex_rsqrt')
 
     def _no_nan(self, node, b):
         """DivNoNan/MulNoNan: x / y or x * y, 0 where y is 0 (both its parts)."""
-        dtype = _float_type(node)
+        dtype = parts_type(node)
         y = node.in_port(1)
         zero = b.op(ReduceAnd, [b.op(Equal, [y, b.const(0, 'zero', dtype)], 'parts_zero'),
                                 b.const([-1], 'parts_axis', I64)], 'y_zero', keep_dims=True)
-        value = (_divide if node.soft_get('op') == 'DivNoNan' else _multiply)(b, node.in_port(0), y, 'complex')
+        value = (divide if node.soft_get('op') == 'DivNoNan' else multiply)(b, node.in_port(0), y, 'complex')
         return b.op(Select, [zero, b.const(0, 'zero_value', dtype), value], 'complex_no_nan')
 
     @staticmethod
     def _log(node, b):
         """Log(z); Log1p(z) = Log(1 + z)."""
-        dtype = _float_type(node)
+        dtype = parts_type(node)
         z = node.in_port(0)
         if node.soft_get('op') == 'Log1p':
             z = b.op(Add, [z, b.const([1, 0], 'one', dtype)], 'one_plus_z')
-        return _log(b, z, 'complex_log', dtype)
+        return logarithm(b, z, 'complex_log', dtype)
 
     @staticmethod
     def _pow(node, b):
         """x^y = exp(y log x)."""
-        exponent = _multiply(b, node.in_port(1), _log(b, node.in_port(0), 'log_x', _float_type(node)), 'y_log_x')
-        return _exp(b, exponent, 'complex_pow')
+        exponent = multiply(b, node.in_port(1), logarithm(b, node.in_port(0), 'log_x', parts_type(node)), 'y_log_x')
+        return exponential(b, exponent, 'complex_pow')
 
     @staticmethod
     def _x_times(node, b):
         """Xlogy: x log y, Xlog1py: x log(1 + y), Xdivy: x / y; each 0 where x is 0 (both its parts)."""
-        dtype = _float_type(node)
+        dtype = parts_type(node)
         op = node.soft_get('op')
         x, y = node.in_port(0), node.in_port(1)
         if op == 'Xdivy':
-            value = _divide(b, x, y, 'x_div_y')
+            value = divide(b, x, y, 'x_div_y')
         else:
             if op == 'Xlog1py':
                 y = b.op(Add, [y, b.const([1, 0], 'one', dtype)], 'one_plus_y')
-            value = _multiply(b, x, _log(b, y, 'log_y', dtype), 'x_log_y')
+            value = multiply(b, x, logarithm(b, y, 'log_y', dtype), 'x_log_y')
         zero = b.op(ReduceAnd, [b.op(Equal, [x, b.const(0, 'zero', dtype)], 'parts_zero'),
                                 b.const([-1], 'parts_axis', I64)], 'x_zero', keep_dims=True)
         return b.op(Select, [zero, b.const(0, 'zero_value', dtype), value], 'complex_' + op.lower())
@@ -468,22 +360,22 @@ class ComplexTensors(FrontReplacementPattern):
 
     @staticmethod
     def _reciprocal(node, b):
-        one = b.const([1, 0], 'one', _float_type(node))
-        return _divide(b, one, node.in_port(0), 'complex_reciprocal')
+        one = b.const([1, 0], 'one', parts_type(node))
+        return divide(b, one, node.in_port(0), 'complex_reciprocal')
 
     @staticmethod
     def _conj(node, b):
-        return b.op(Mul, [node.in_port(0), b.const([1, -1], 'conjugate', _float_type(node))], 'conj')
+        return b.op(Mul, [node.in_port(0), b.const([1, -1], 'conjugate', parts_type(node))], 'conj')
 
     @staticmethod
     def _conj_transpose(node, b):
-        order = [int(v) for v in _constant_ints(node, 'the permutation')]
+        order = [int(v) for v in constant_ints(node, 'the permutation')]
         moved = b.op(Transpose, [node.in_port(0), b.const(order + [len(order)], 'order', I64)], 'transpose')
-        return b.op(Mul, [moved, b.const([1, -1], 'conjugate', _float_type(node))], 'conj')
+        return b.op(Mul, [moved, b.const([1, -1], 'conjugate', parts_type(node))], 'conj')
 
     @staticmethod
     def _ones_like(node, b):
-        return b.op(Broadcast, [b.const([1, 0], 'one', _float_type(node)),
+        return b.op(Broadcast, [b.const([1, 0], 'one', parts_type(node)),
                                 b.op(ShapeOf, [node.in_port(0)], 'shape')], 'ones')
 
     @staticmethod
@@ -500,7 +392,7 @@ class ComplexTensors(FrontReplacementPattern):
             return b.op(MatMul, [x, y], tag, **flags)
         real = b.op(Sub, [product(a, c, 'ac'), product(bb, d, 'bd')], 'real')
         imag = b.op(Add, [product(a, d, 'ad'), product(bb, c, 'bc')], 'imag')
-        return _pair(b, unsqueeze(b, real, [-1], 'real_part'), unsqueeze(b, imag, [-1], 'imag_part'), 'complex')
+        return pair(b, unsqueeze(b, real, [-1], 'real_part'), unsqueeze(b, imag, [-1], 'imag_part'), 'complex')
 
     @staticmethod
     def _bias_add(node, b):
@@ -553,15 +445,15 @@ class ComplexTensors(FrontReplacementPattern):
 
     @staticmethod
     def _mul(node, b):
-        return _multiply(b, node.in_port(0), node.in_port(1), 'complex_mul')
+        return multiply(b, node.in_port(0), node.in_port(1), 'complex_mul')
 
     @staticmethod
     def _square(node, b):
-        return _multiply(b, node.in_port(0), node.in_port(0), 'complex_square')
+        return multiply(b, node.in_port(0), node.in_port(0), 'complex_square')
 
     @staticmethod
     def _div(node, b):
-        return _divide(b, node.in_port(0), node.in_port(1), 'complex_div')
+        return divide(b, node.in_port(0), node.in_port(1), 'complex_div')
 
     @staticmethod
     def _cast_to_real(node, b):
@@ -578,7 +470,7 @@ class ComplexTensors(FrontReplacementPattern):
                 return cast(b, n.in_port(0), float_type, 'parts')
             real = unsqueeze(b, cast(b, n.in_port(0), float_type, 'real_typed'), [-1], 'real')
             zeros = b.op(Broadcast, [b.const(0, 'zero', float_type), b.op(ShapeOf, [real], 'shape')], 'imag')
-            return _pair(b, real, zeros, 'complex')
+            return pair(b, real, zeros, 'complex')
         return [self._producer_after(node, build)]
 
     @staticmethod
@@ -591,12 +483,12 @@ class ComplexTensors(FrontReplacementPattern):
 
     @staticmethod
     def _transpose(node, b):
-        order = [int(v) for v in _constant_ints(node, 'the permutation')]
+        order = [int(v) for v in constant_ints(node, 'the permutation')]
         return b.op(node['_op_class'], [node.in_port(0), b.const(order + [len(order)], 'order', I64)], 'transpose')
 
     @staticmethod
     def _expand_dims(node, b):
-        axes = [a - 1 if a < 0 else a for a in _constant_ints(node, 'the new axis')]
+        axes = [a - 1 if a < 0 else a for a in constant_ints(node, 'the new axis')]
         return b.op(node['_op_class'], [node.in_port(0), b.const(axes, 'axes', I64)], 'unsqueeze')
 
     @staticmethod
@@ -611,11 +503,11 @@ class ComplexTensors(FrontReplacementPattern):
         pads = [b.op(Gather, [paddings, b.const(column, name + '/column', I64), b.const(1, name + '/axis', I64)],
                      name) for column, name in ((0, 'pads_begin'), (1, 'pads_end'))]
         padded = []
-        for index, (part, name) in enumerate(zip(_parts(b, node.in_port(0), 'x'), ('real', 'imag'))):
+        for index, (part, name) in enumerate(zip(parts(b, node.in_port(0), 'x'), ('real', 'imag'))):
             value = b.op(Gather, [node.in_port(2), b.const(index, name + '/fill_index', I64),
                                   b.const(0, name + '/fill_axis', I64)], name + '/fill')
             padded.append(b.op(Pad, [part, pads[0], pads[1], value], name, pad_mode='constant'))
-        return _pair(b, padded[0], padded[1], 'padded')
+        return pair(b, padded[0], padded[1], 'padded')
 
     @staticmethod
     def _shape(node, b):
