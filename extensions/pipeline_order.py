@@ -340,7 +340,7 @@ MIDDLE = [
     'extensions.middle.tile_runtime_repeats.TileRuntimeRepeats',
     'extensions.middle.unique_byte_axis.UniqueByteAxis',  # ONNX: Unique along an axis, unsorted, 1-byte types
     'extensions.middle.dft_f64.FourierTransformF64',  # ONNX: DFT and STFT of doubles
-    'extensions.middle.float_mod_edges.FloatFloorModEdges',  # ONNX: Mod fmod=0 of floats
+    'extensions.middle.float_mod_edges.FloatFloorModEdges',  # ONNX's Mod fmod=0 and TF's FloorMod, of floats
     'extensions.middle.grouped_convolution.GroupedConvolution',
     'extensions.middle.empty_axes.ReduceEmptyAxes',
     'extensions.middle.empty_axes.SqueezeEmptyAxes',

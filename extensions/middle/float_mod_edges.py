@@ -1,32 +1,37 @@
-"""ONNX's Mod with fmod=0 on floats: numpy.mod's results at the edge values, which OpenVINO's FloorMod misses.
+"""Floor modulo of floats at the edge values, which OpenVINO's FloorMod misses: ONNX's Mod with fmod=0 and
+TensorFlow's FloorMod.
 
-ONNX's reference computes ``numpy.mod``: the remainder takes the divisor's sign, a zero remainder is a zero of
-the divisor's sign, and a finite dividend over an infinite divisor is the dividend itself when both have the
-same sign (or the dividend is zero) and the divisor otherwise (-3 mod inf = inf, 3 mod inf = 3). OpenVINO's
-FloorMod (``a - floor(a / b) * b``) gives NaN for every infinite divisor and +0 for every zero remainder. A NaN
-or infinite dividend and a zero divisor give NaN in both. Integers need none of this: their FloorMod is
-numpy's; so the rule waits for the element type, known after shape inference.
+Both frameworks agree with ``numpy.mod`` away from the edges: the remainder takes the divisor's sign, and a
+finite dividend over an infinite divisor is the dividend itself when both have the same sign (or the dividend
+is zero) and the divisor otherwise (-3 mod inf = inf, 3 mod inf = 3). They differ in the sign of a zero
+remainder: numpy's (ONNX's reference) is the divisor's, TensorFlow's the dividend's (-6 mod 3 = -0, as C's
+fmod). OpenVINO's FloorMod (``a - floor(a / b) * b``) gives NaN for every infinite divisor and +0 for every
+zero remainder. A NaN or infinite dividend and a zero divisor give NaN in all three. Integers need none of
+this; so the rule waits for the element type, known after shape inference. The extractors mark the node with
+``zero_remainder_sign``: ``'divisor'`` (ONNX) or ``'dividend'`` (TensorFlow).
 """
 import numpy as np
 
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule
-from mo.ops.elementwise import Equal, FloorMod, Less, LogicalAnd, NotEqual
+from mo.ops.elementwise import Equal, FloorMod, Less, LogicalAnd, Mul, NotEqual
 from mo.ops.math_ops import IsFinite, IsInf
 from mo.ops.select import Select
 
 
 class FloatFloorModEdges(MiddleOpRule):
-    """FloorMod(a, b) of floats marked ``numpy_edges`` (ONNX's Mod, fmod=0) ->
+    """FloorMod(a, b) of floats marked with ``zero_remainder_sign`` ->
     r = Select(IsInf(b) and IsFinite(a), Select(a != 0 and (a < 0) != (b < 0), b, a), FloorMod(a, b)), then
-    Select(r == 0, Select(b < 0, -0.0, +0.0), r)."""
+    Select(r == 0, Select(b < 0, -0.0, +0.0), r) for the divisor's sign, Select(r == 0, a * 0, r) for the
+    dividend's (a * 0 is a zero with a's sign bit, -0 included)."""
     id = 'FloatFloorModEdges'
     op = 'FloorMod'
 
     def matches(self, node: Node) -> bool:
         dtype = node.in_port(0).data.get_data_type()
-        return bool(node.soft_get('numpy_edges', False)) and dtype is not None and np.dtype(dtype).kind == 'f'
+        return node.soft_get('zero_remainder_sign', None) in ('divisor', 'dividend') and dtype is not None and \
+            np.dtype(dtype).kind == 'f'
 
     def rewrite(self, node: Node, b: Builder):
         dtype = np.dtype(node.in_port(0).data.get_data_type())
@@ -43,9 +48,11 @@ class FloatFloorModEdges(MiddleOpRule):
         infinite_case = b.op(LogicalAnd, [b.op(IsInf, [divisor], 'divisor_infinite'),
                                           b.op(IsFinite, [a], 'dividend_finite')], 'infinite_case')
         remainder = b.op(Select, [infinite_case, by_infinity, remainder], 'edges')
-        # a zero remainder carries the divisor's sign
-        signed_zero = b.op(Select, [divisor_negative, b.const(np.array(-0.0, dtype), 'minus_zero', dtype), zero],
-                           'signed_zero')
+        if node.zero_remainder_sign == 'dividend':
+            signed_zero = b.op(Mul, [a, zero], 'signed_zero')
+        else:
+            signed_zero = b.op(Select, [divisor_negative, b.const(np.array(-0.0, dtype), 'minus_zero', dtype),
+                                        zero], 'signed_zero')
         is_zero = b.op(Equal, [remainder, zero], 'is_zero')
         return b.op(Select, [is_zero, signed_zero, remainder], 'mod')
 

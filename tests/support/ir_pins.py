@@ -185,8 +185,9 @@ def pin(build) -> Dict[str, str]:
                 'bin': _digest(Path(bin_path).read_bytes())}
 
 
-def compute() -> Dict[str, Dict[str, str]]:
-    return {name: pin(build) for name, build in corpus()}
+def compute(keyword: str = None) -> Dict[str, Dict[str, str]]:
+    """The pins of the corpus' items, or of those whose name contains ``keyword``."""
+    return {name: pin(build) for name, build in corpus() if keyword is None or keyword in name}
 
 
 def differences(pinned: Dict[str, Dict[str, str]], current: Dict[str, Dict[str, str]]) -> List[str]:
@@ -209,6 +210,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--write', action='store_true', help='rewrite ' + str(PIN_FILE))
     parser.add_argument('--check', action='store_true', help='compare with the pins; exit 1 on a difference')
+    parser.add_argument('-k', dest='keyword', help='only the items whose name contains KEYWORD (--write then '
+                                                   'replaces only their pins)')
     args = parser.parse_args(argv)
     if os.environ.get('PYTHONHASHSEED') != '0':
         import subprocess
@@ -219,7 +222,13 @@ def main(argv=None) -> int:
                               cwd=str(PIN_FILE.parents[2])).returncode
     os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
     os.environ.setdefault('TF_ENABLE_ONEDNN_OPTS', '0')
-    current = compute()
+    current = compute(args.keyword)
+    pinned = json.loads(PIN_FILE.read_text())
+    if args.keyword is not None:
+        others = {name: record for name, record in pinned.items() if args.keyword not in name}
+        pinned = {name: record for name, record in pinned.items() if args.keyword in name}
+        if args.write:
+            current = dict(others, **current)  # the other items keep their pins
     if args.write:
         text = json.dumps(current, indent=1, sort_keys=True) + '\n'
         tmp = PIN_FILE.with_suffix('.tmp')
@@ -227,7 +236,6 @@ def main(argv=None) -> int:
         os.replace(tmp, PIN_FILE)
         print('pinned {} IRs in {}'.format(len(current), PIN_FILE))
         return 0
-    pinned = json.loads(PIN_FILE.read_text())
     lines = differences(pinned, current)
     for line in lines:
         print(line)

@@ -83,7 +83,7 @@ class ModExtractor(FrontExtractorOp):
         if onnx_attr(node, 'fmod', 'i', 0):
             elementwise.Mod.update_node_stat(node, {})
         else:  # numpy.mod's results at infinities and zeros, for floats: extensions.middle.float_mod_edges
-            elementwise.FloorMod.update_node_stat(node, {'numpy_edges': True})
+            elementwise.FloorMod.update_node_stat(node, {'zero_remainder_sign': 'divisor'})
         return True
 
 

@@ -12,7 +12,6 @@ _BINARY = {
     'Add': elementwise.Add, 'AddV2': elementwise.Add, 'Sub': elementwise.Sub, 'Mul': elementwise.Mul,
     'RealDiv': elementwise.Div, 'Maximum': elementwise.Maximum, 'Minimum': elementwise.Minimum,
     'Pow': elementwise.Pow, 'SquaredDifference': elementwise.SquaredDifference,
-    'FloorMod': elementwise.FloorMod,
     'LessEqual': elementwise.LessEqual, 'GreaterEqual': elementwise.GreaterEqual,
     'NotEqual': elementwise.NotEqual, 'LogicalOr': elementwise.LogicalOr,
     'Less': elementwise.Less, 'Greater': elementwise.Greater, 'Equal': elementwise.Equal,
@@ -34,6 +33,17 @@ class BinaryElementwiseExtractor(OpTableExtractor):
     """Binary element-wise ops -> the opset op of the same meaning (numpy broadcasting)."""
     op = sorted(_BINARY)
     table = _BINARY
+
+
+class FloorModExtractor(FrontExtractorOp):
+    """FloorMod -> FloorMod; for floats, a zero remainder keeps the dividend's sign and an infinite divisor gives
+    the dividend or the divisor (``extensions.middle.float_mod_edges``), where OpenVINO's gives +0 and NaN."""
+    op = 'FloorMod'
+
+    @classmethod
+    def extract(cls, node):
+        elementwise.FloorMod.update_node_stat(node, {'zero_remainder_sign': 'dividend'})
+        return True
 
 
 class UnaryElementwiseExtractor(OpTableExtractor):
