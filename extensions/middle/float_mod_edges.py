@@ -12,6 +12,7 @@ this; so the rule waits for the element type, known after shape inference. The e
 """
 import numpy as np
 
+from mo.back.ir.ir_types import is_float_type
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule
@@ -31,7 +32,7 @@ class FloatFloorModEdges(MiddleOpRule):
     def matches(self, node: Node) -> bool:
         dtype = node.in_port(0).data.get_data_type()
         return node.soft_get('zero_remainder_sign', None) in ('divisor', 'dividend') and dtype is not None and \
-            np.dtype(dtype).kind == 'f'
+            is_float_type(dtype)
 
     def rewrite(self, node: Node, b: Builder):
         dtype = np.dtype(node.in_port(0).data.get_data_type())

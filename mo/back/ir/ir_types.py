@@ -95,6 +95,12 @@ def is_dtype_like(value) -> bool:
     return isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic))
 
 
+def is_float_type(dtype) -> bool:
+    """True for numpy's float types and the IR's narrow floats (bf16, f8, f4), whose numpy kind is 'V'."""
+    dtype = _as_dtype(dtype)
+    return dtype.kind == 'f' or (dtype.kind == 'V' and _BY_DTYPE.get(dtype, ('',))[0][:1] in ('f', 'b'))
+
+
 def is_nibble_type(dtype) -> bool:
     """True for int4/uint4/float4_e2m1fn, which the IR stores two elements per byte."""
     return np.dtype(dtype) in NIBBLE_TYPES
