@@ -23,8 +23,18 @@ def full_name(cls) -> str:
     return '{}.{}'.format(cls.__module__, cls.__qualname__)
 
 
+#: set to True in a class's own body to keep it out of the registry: the Model Optimizer's built-in replacers
+#: that mo keeps under their old module paths (``extensions.front.sub.Sub``, ...) only for authors' unit tests,
+#: which call them directly; importing one never adds a step to a conversion. A subclass an author defines is
+#: registered as usual (the marker is read from the class's own ``__dict__``, not inherited).
+LEGACY_ONLY = 'legacy_only'
+
+
 def register_class(cls):
-    """Record ``cls`` (called for every ReplacementPattern subclass at class creation)."""
+    """Record ``cls`` (called for every ReplacementPattern subclass at class creation), unless it is
+    ``legacy_only`` (see ``LEGACY_ONLY``)."""
+    if cls.__dict__.get(LEGACY_ONLY, False):
+        return
     _registry[full_name(cls)] = cls
     _derived.clear()
 
