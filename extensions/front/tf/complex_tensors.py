@@ -11,7 +11,7 @@ ops that touch them:
 * Mul, RealDiv, Div, Square, Reciprocal, Inv, Exp (e^a (cos b + i sin b)), Expm1, Sin, Cos, Tan, Sinh, Cosh, Tanh,
   Sigmoid, Sign (z / |z|, 0 at 0), Sqrt (the principal root), Rsqrt, DivNoNan/MulNoNan (0 where y is 0), Log
   (log|z| + i arg z, arg z = 2 atan(b / (|z| + a)), pi on the negative real axis), Log1p, Pow (exp(y log x)),
-  Xlogy/Xlog1py/Xdivy (0 where x is 0), SquaredDifference ((x - y) conj(x - y)), Conj and MatMul become complex
+  Xlogy/Xlog1py/Xdivy (0 where x is 0), SquaredDifference ((x - y) conj(x - y)) and Conj become complex
   arithmetic on the two parts; Equal/NotEqual compare both parts (a boolean result); BiasAdd adds per channel
   (channels-first: the bias reshaped to [C, 1..., 2]);
 * ops that move or sum elements along axes work on the float form with their axes adjusted (a negative axis counts
@@ -23,6 +23,18 @@ ops that touch them:
 * Reshape gets the trailing 2 appended to its shape; Transpose keeps the last axis last; ExpandDims and ConcatV2
   count negative axes past it; Pad, MirrorPad and PadV2 leave it unpadded (PadV2's complex fill value pads
   each part with its own part); Shape drops it;
+* the ops that move, pick or scatter elements (``complex_moves``): Select, ScatterNd, ReverseSequence, Where (either
+  part non-zero), DynamicStitch, ParallelDynamicStitch, SegmentSum, SegmentMean, UnsortedSegmentSum and the tensor
+  list and TensorArray ops (lists of complex elements are dense [n, *element, 2]) as they are or with an adjusted
+  shape input or element type; DepthToSpace, SpaceToDepth and ExtractImagePatches with the parts in the channels;
+  OneHot, MatrixBandPart, MatrixDiag/DiagPart/SetDiag (V1-V3), SparseToDense, SparseFillEmptyRows and
+  SparseTensorDenseAdd once on the real parts and once on the imaginary parts;
+* the linear-algebra and product ops (``complex_linear``): MatMul, BatchMatMul/V2/V3 (adj_x/adj_y conjugate),
+  Einsum and SparseTensorDenseMatMul (adjoint_a/adjoint_b conjugate) as complex products of the op on the parts;
+  MatrixInverse through the real block matrix [[A, -B], [B, A]]; EuclideanNorm (sqrt of the sum of |z|^2, + 0i);
+  Prod, Cumprod, SegmentProd and UnsortedSegmentProd in polar form (magnitudes multiplied, arguments added: empty
+  products are 1); ClipByValue as it is (TF clamps each part); Asin, Acos, Atan, Asinh, Acosh and Atanh on TF's
+  principal branches, the side of a cut taken from the sign of a zero (``complex_inverse_trig``);
 * the Fourier ops and Complex, Real, Imag, ComplexAbs take the float form (``fft_lowering``).
 
 An op outside this list that reads a complex tensor is an error naming it. A complex model output cannot be an
@@ -48,7 +60,6 @@ from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.elementwise import Add, Div, Equal, Less, Mul, NotEqual, Sub
 from mo.ops.gather import Gather
-from mo.ops.matmul import MatMul
 from mo.ops.pad import Pad
 from mo.ops.reduce import ReduceAnd, ReduceOr
 from mo.ops.reshape import Reshape
@@ -70,6 +81,12 @@ _FAMILIES = (complex_linear, complex_moves)
 _FAMILY_REWRITES = {op: fn for family in _FAMILIES for op, fn in family.REWRITES.items()}
 _FAMILY_IN_PLACE = {op: fn for family in _FAMILIES for op, fn in family.IN_PLACE.items()}
 _FAMILY_REAL_OUTPUTS = set().union(*(family.REAL_OUTPUTS for family in _FAMILIES))
+#: optional in a family: op -> its complex outputs, for an op with real outputs too (a rewrite of one returns one
+#: replacement per output); op -> make(node, b), for an op that makes complex tensors from real inputs (it returns
+#: the outputs that hold float forms)
+_FAMILY_COMPLEX_OUTPUTS = {op: ports for family in _FAMILIES
+                           for op, ports in getattr(family, 'COMPLEX_OUTPUTS', {}).items()}
+_FAMILY_MAKERS = {op: fn for family in _FAMILIES for op, fn in getattr(family, 'MAKERS', {}).items()}
 
 #: ops that compute the same on the float form (GatherNd indexes the leading dimensions only)
 _ELEMENTWISE = ('Add', 'Sub', 'Negative', 'AddN', 'GatherND', 'ScatterNDUpdate', 'DynamicPartition') + IDENTITY_LIKE
@@ -80,7 +97,13 @@ _SUPPORTED = 'the Fourier ops, Complex, Real, Imag, ComplexAbs, Add, BiasAdd, Su
              'TensorScatterUpdate/Add/Sub, DynamicPartition, Conj, ' \
              'ConjugateTranspose, MatMul, AddN, Cast, Reshape, Transpose, ExpandDims, ' \
              'ConcatV2, Pack, Unpack, Split, SplitV, Slice, StridedSlice, GatherV2, GatherNd, Squeeze, Tile, Fill, ' \
-             'BroadcastTo, SelectV2, ZerosLike, OnesLike, Cumsum, Roll, ReverseV2, Sum, Mean, Pad, MirrorPad, PadV2 ' \
+             'BroadcastTo, SelectV2, ZerosLike, OnesLike, Cumsum, Roll, ReverseV2, Sum, Mean, Pad, MirrorPad, PadV2, ' \
+             'Select, DepthToSpace, SpaceToDepth, ExtractImagePatches, OneHot, ReverseSequence, ScatterNd, ' \
+             'MatrixBandPart, MatrixDiag/V2/V3, MatrixDiagPart/V2/V3, MatrixSetDiag/V2/V3, SparseToDense, ' \
+             'SparseFillEmptyRows, SparseTensorDenseAdd, Where, DynamicStitch, ParallelDynamicStitch, SegmentSum, ' \
+             'SegmentMean, UnsortedSegmentSum, the tensor list ops, the TensorArray ops, ' \
+             'BatchMatMul/V2/V3, Einsum, SparseTensorDenseMatMul, MatrixInverse, EuclideanNorm, Prod, Cumprod, ' \
+             'SegmentProd, UnsortedSegmentProd, ClipByValue, Asin, Acos, Atan, Asinh, Acosh, Atanh ' \
              'and Shape'
 
 #: op -> the input port holding axes (input dimensions) that a negative value counts from the end of
@@ -153,7 +176,7 @@ class ComplexTensors(FrontReplacementPattern):
         if op == 'Cast' and is_complex_type(node.soft_get('dst_type', None)):
             return self._cast_to_complex(node, bool(inputs))
         if not inputs:
-            return []
+            return _FAMILY_MAKERS[op](node, Builder(node)) if op in _FAMILY_MAKERS else []
         if op == 'Result':
             log.warning('[ mo ] output "{}" is complex: the IR gives it as a float tensor with a trailing dimension '
                         'of 2 (real, imaginary)'.format(name))
@@ -164,6 +187,8 @@ class ComplexTensors(FrontReplacementPattern):
         if in_place is not None:
             b = Builder(node)
             in_place(node, b)
+            if op in _FAMILY_REAL_OUTPUTS or op in _FAMILY_COMPLEX_OUTPUTS:
+                return [node.out_port(index) for index in _FAMILY_COMPLEX_OUTPUTS.get(op, ())]
             return [port for port in node.out_ports().values() if port.is_connected() or port.idx == 0]
         rewrite = {'Mul': self._mul, 'Div': self._div, 'TFDiv': self._div, 'Square': self._square,
                    'Cast': self._cast_to_real, 'Inv': self._reciprocal, 'Expm1': self._expm1, 'Sin': self._sin,
@@ -175,13 +200,15 @@ class ComplexTensors(FrontReplacementPattern):
                    'Reshape': self._reshape, 'Transpose': self._transpose, 'Unsqueeze': self._expand_dims,
                    'Concat': self._concat, 'TFPad': self._pad, 'ShapeOf': self._shape, 'Exp': self._exp,
                    'Reciprocal': self._reciprocal, 'Conj': self._conj, 'ConjugateTranspose': self._conj_transpose,
-                   'MatMul': self._matmul, 'BiasAdd': self._bias_add, 'OnesLike': self._ones_like,
+                   'BiasAdd': self._bias_add, 'OnesLike': self._ones_like,
                    'TFSlice': self._slice, 'StridedSlice': self._strided_slice}.get(op) or \
                   _FAMILY_REWRITES.get(op)
         if rewrite is None:
             raise Error('Node "{}" ({}) computes on complex numbers: mo converts complex tensors through {} only',
                         name, node.soft_get('tf_op', op), _SUPPORTED)
         port = self._producer_after(node, rewrite)
+        if op in _FAMILY_COMPLEX_OUTPUTS:
+            return [port[index] for index in _FAMILY_COMPLEX_OUTPUTS[op]]
         return [] if op in ('Cast', 'ShapeOf', 'Equal', 'NotEqual') or op in _FAMILY_REAL_OUTPUTS else [port]
 
     @staticmethod
@@ -193,6 +220,8 @@ class ComplexTensors(FrontReplacementPattern):
             made.append(build(n, b))
             return made[0]
         rewrite_node(node, rewrite, 'ComplexTensors')
+        if isinstance(made[0], (list, tuple)):  # one replacement per output
+            return [item.out_port(0) if isinstance(item, Node) else item for item in made[0]]
         return made[0].out_port(0) if isinstance(made[0], Node) else made[0]
 
     # ----- edits in place: the node stays, with its axes or shape inputs for the float form -------------------
@@ -377,22 +406,6 @@ class ComplexTensors(FrontReplacementPattern):
     def _ones_like(node, b):
         return b.op(Broadcast, [b.const([1, 0], 'one', parts_type(node)),
                                 b.op(ShapeOf, [node.in_port(0)], 'shape')], 'ones')
-
-    @staticmethod
-    def _matmul(node, b):
-        """(A + Bi)(C + Di) = (AC - BD) + (AD + BC)i, each product a MatMul with the node's transposes."""
-        def part(port, index, tag):
-            return b.op(Gather, [port, b.const(index, tag + '/index', I64), b.const(-1, tag + '/axis', I64)], tag)
-        a, bb = part(node.in_port(0), 0, 'a_real'), part(node.in_port(0), 1, 'a_imag')
-        c, d = part(node.in_port(1), 0, 'b_real'), part(node.in_port(1), 1, 'b_imag')
-        flags = dict(transpose_a=bool(node.soft_get('transpose_a', False)),
-                     transpose_b=bool(node.soft_get('transpose_b', False)))
-
-        def product(x, y, tag):
-            return b.op(MatMul, [x, y], tag, **flags)
-        real = b.op(Sub, [product(a, c, 'ac'), product(bb, d, 'bd')], 'real')
-        imag = b.op(Add, [product(a, d, 'ad'), product(bb, c, 'bc')], 'imag')
-        return pair(b, unsqueeze(b, real, [-1], 'real_part'), unsqueeze(b, imag, [-1], 'imag_part'), 'complex')
 
     @staticmethod
     def _bias_add(node, b):

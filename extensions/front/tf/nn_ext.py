@@ -128,18 +128,20 @@ class MatMulExtractor(FrontExtractorOp):
 
 
 class BatchMatMulExtractor(FrontExtractorOp):
-    """BatchMatMul, BatchMatMulV2, BatchMatMulV3 -> MatMul (adj_x/adj_y as transposes); real types only.
-    A BatchMatMulV3 whose Tout is not its operands' type multiplies the operands Converted to Tout."""
+    """BatchMatMul, BatchMatMulV2, BatchMatMulV3 -> MatMul (adj_x/adj_y as transposes; of complex operands, conjugate
+    transposes: complex_linear). A BatchMatMulV3 whose Tout is not its operands' type multiplies the operands
+    Converted to Tout."""
     op = ['BatchMatMul', 'BatchMatMulV2', 'BatchMatMulV3']
 
     @classmethod
     def extract(cls, node):
         dtype = tf_dtype_attr(node, 'T', None) or tf_dtype_attr(node, 'Ta', None)
+        adjoint = {'transpose_a': bool(tf_attr(node, 'adj_x', False)),
+                   'transpose_b': bool(tf_attr(node, 'adj_y', False))}
         if dtype is not None and np.issubdtype(dtype, np.complexfloating):
-            raise Error('Node "{}" ({}): complex matrices are not supported', node.soft_get('name'), node.op)
-        # for real numbers the adjoint is the transpose
-        MatMul.update_node_stat(node, {'transpose_a': bool(tf_attr(node, 'adj_x', False)),
-                                       'transpose_b': bool(tf_attr(node, 'adj_y', False))})
+            # the adjoint of a complex matrix is its conjugate transpose: ComplexTensors conjugates these operands
+            adjoint.update(conjugate_a=adjoint['transpose_a'], conjugate_b=adjoint['transpose_b'])
+        MatMul.update_node_stat(node, adjoint)
         result_type = tf_dtype_attr(node, 'Tout', None)
         if result_type is not None and {dtype, tf_dtype_attr(node, 'Tb', dtype)} != {result_type}:
             # BatchMatMulV3's Tout (int8/uint8 operands, int32 result): nn_lowering.MatMulResultType
