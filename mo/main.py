@@ -13,6 +13,7 @@ import logging as log
 import os
 import sys
 
+from mo.pipeline import progress
 from mo.utils import prefetch
 from mo.utils.error import Error, FrameworkError, UsageError
 from mo.version import __version__
@@ -142,6 +143,7 @@ def main(argv=None) -> int:
     # One command, then the console script exits: the command's garbage is freed by reference
     # counting (peak memory is the same on every benchmark model), while cyclic-GC passes over a
     # graph of 10^5 objects cost about a tenth of a conversion. Restored for callers in-process.
+    progress.mark_start()
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -228,8 +228,9 @@ def convert(options: dict):
             log.info('[ mo ] updated inputs/outputs of "{}" in {}'.format(desc_id, update_path))
         return graph, None, None, steps
     infos = pipeline()
-    progress = Progress(sum(1 for info in infos if info.enabled), force=bool(options.get('progress')),
-                        stream=bool(options.get('stream_output')), silent=bool(options.get('silent')))
+    enabled = [info for info in infos if info.enabled]
+    progress = Progress(len(enabled), force=bool(options.get('progress')), stream=bool(options.get('stream_output')),
+                        silent=bool(options.get('silent')), steps=enabled)
     hooks = [progress] + ([_ops_printer(options['dump_ops'])] if options.get('dump_ops') else [])
     bodies = _BODIES.set(_BodyConversions())
     try:

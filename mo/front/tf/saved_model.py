@@ -25,6 +25,7 @@ from mo.front.tf.node_def import parse_input
 from mo.front.tf.proto import GraphDef, MetaGraphDef, NodeDef, SavedModel, TrackableObjectGraph
 from mo.front.tf.tensor import shape_proto
 from mo.front.tf.tensor_bundle import OBJECT_GRAPH_KEY, BundleReader
+from mo.pipeline import progress
 from mo.utils.error import Error, UsageError
 
 VARIABLE_OPS = ('VariableV2', 'Variable', 'VarHandleOp')
@@ -76,6 +77,7 @@ def read_saved_model(directory: str):
     """The ``SavedModel`` message of ``directory`` (``saved_model.pb`` or ``saved_model.pbtxt``)."""
     binary, text = os.path.join(directory, 'saved_model.pb'), os.path.join(directory, 'saved_model.pbtxt')
     if os.path.isfile(binary):
+        progress.detail('reading saved_model.pb')
         try:
             return SavedModel.FromString(_read(binary))
         except Exception:  # noqa: B902 - protobuf's DecodeError and friends
@@ -296,11 +298,15 @@ def _rewrite_resource_reads(nodes, new_node):
 
 def _rewrite_library(library):
     for function in library.function:
+        nodes = list(function.node_def)
+        reads = {node.name for node in nodes if node.op == 'ReadVariableOp'}
+        if not reads and not any(node.op == 'ResourceGather' for node in nodes):
+            continue
+
         def new_node(name, op, function=function):
             node = function.node_def.add(name=name, op=op)
             return node, '{}:output:0'.format(name)
-        reads = {node.name for node in function.node_def if node.op == 'ReadVariableOp'}
-        _rewrite_resource_reads(function.node_def, new_node)
+        _rewrite_resource_reads(nodes, new_node)
         if not reads:
             continue
         # inside a function an output is named by its argument: ReadVariableOp's "value" is
@@ -308,9 +314,10 @@ def _rewrite_library(library):
         def renamed(text):
             node, sep, rest = text.partition(':value:')
             return node + ':output:' + rest if sep and node.lstrip('^') in reads else text
-        for node in function.node_def:
+        for node in nodes:
             for i, text in enumerate(node.input):
-                node.input[i] = renamed(text)
+                if ':value:' in text:
+                    node.input[i] = renamed(text)
         for key, text in list(function.ret.items()):
             function.ret[key] = renamed(text)
 
@@ -336,10 +343,15 @@ def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=
         frozen.library.CopyFrom(graph_def.library)
         _rewrite_library(frozen.library)
     contents = {}
+    variables = sum(1 for node in graph_def.node if node.name in needed and
+                    (node.name in capture_keys or node.op in VARIABLE_OPS))
+    read = 0
     for node in graph_def.node:
         if node.name not in needed:
             continue
         if node.name in capture_keys or node.op in VARIABLE_OPS:
+            read += 1
+            progress.detail('reading variable {} of {}'.format(read, variables))
             key, spec = restored_as.get(node.name, (node.name, ''))
             key, what = capture_keys.get(node.name, (key, node.name))
             if reader is None:
@@ -379,39 +391,57 @@ def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=
 
 def _retype_captures(graph_def, constants):
     """Calls whose resource inputs are now variable values: the call's ``Tin`` and the function's
-    argument (and so on into nested calls) take the value's dtype, so TensorFlow imports the result."""
+    argument (and so on into nested calls) take the value's dtype, so TensorFlow imports the result.
+
+    One pass over the top-level nodes, then one pass over a function's nodes per batch of its
+    arguments that changed (a Keras model's signature function captures every variable: its
+    thousand arguments are retyped in a single walk of its body).
+    """
     functions = {f.signature.name: f for f in graph_def.library.function}
     dtype_of = {node.name: node.attr['dtype'].type for node in graph_def.node if node.name in constants}
     done = set()
+    changed_args = {}   # function name -> {argument name: new dtype}, not yet propagated into its body
+    to_visit = []
 
-    def retype(function_name, index, dtype):
+    def retype_argument(function_name, index, dtype):
         if (function_name, index) in done or function_name not in functions:
             return
         done.add((function_name, index))
-        function = functions[function_name]
-        arg = function.signature.input_arg[index]
-        if arg.type != dtypes.DT_RESOURCE:
+        arguments = functions[function_name].signature.input_arg
+        if index >= len(arguments) or arguments[index].type != dtypes.DT_RESOURCE:
             return
-        arg.type = dtype
-        for node in function.node_def:
-            _retype_call(node, lambda text: text == arg.name, dtype, retype)
+        arguments[index].type = dtype
+        if function_name not in changed_args:
+            changed_args[function_name] = {}
+            to_visit.append(function_name)
+        changed_args[function_name][arguments[index].name] = dtype
 
     for node in graph_def.node:
-        for name, dtype in dtype_of.items():
-            _retype_call(node, lambda text, name=name: parse_input(text, node.name)[0] == name and
-                         not text.startswith('^'), dtype, retype)
+        if node.op in _CALL_OPS:
+            _retype_call(node, lambda text, node=node: dtype_of.get(parse_input(text, node.name)[0]),
+                         retype_argument)
+    while to_visit:
+        function_name = to_visit.pop()
+        arguments = changed_args.pop(function_name)
+        for node in functions[function_name].node_def:
+            if node.op in _CALL_OPS:
+                _retype_call(node, arguments.get, retype_argument)
 
 
-def _retype_call(node, reads_it, dtype, retype):
-    if node.op not in _CALL_OPS:
-        return
-    data_inputs = [text for text in node.input if not text.startswith('^')]
-    for position, text in enumerate(data_inputs):
-        if reads_it(text):
+def _retype_call(node, new_dtype, retype_argument):
+    """Set the ``Tin`` of each data input of call ``node`` for which ``new_dtype(input text)``
+    gives a dtype, and retype the callee's argument at that position."""
+    position = 0
+    for text in node.input:
+        if text.startswith('^'):
+            continue
+        dtype = new_dtype(text)
+        if dtype is not None:
             tin = node.attr['Tin'].list.type
             if position < len(tin) and tin[position] == dtypes.DT_RESOURCE:
                 tin[position] = dtype
-            retype(node.attr['f'].func.name, position, dtype)
+            retype_argument(node.attr['f'].func.name, position, dtype)
+        position += 1
 
 
 def _output_dtype(graph_def, node_name, port):
