@@ -10,7 +10,11 @@ Three shapes, built with mo's own GraphDef schema (no TensorFlow needed to build
   Keras models read their weights (Identity erasure and folding at scale)
 
 For each shape and size: ``mo convert`` in a fresh process (time, peak RSS, time per node, the five
-slowest steps of ``--report``), ``mo summarize`` and ``mo transform --transforms=strip_unused_nodes
+slowest steps of ``--report``); the floor, in a fresh process too: a bare networkx MultiDiGraph with as many
+nodes and edges as mo's middle phase holds for that graph (op and data nodes, each with a small attribute dict
+as mo's have: kind, op, name, shape; edges with their port numbers), built and walked once in topological
+order, whose time and peak RSS mo's are printed as multiples of (issue 28: mo keeps networkx, so this is what
+any representation on it costs); ``mo summarize`` and ``mo transform --transforms=strip_unused_nodes
 fold_constants`` (time, RSS), and ``ovc`` on the sizes below ``--ovc_max_nodes`` with ``--timeout``.
 The 10k graphs are checked numerically: the IR runs in the OpenVINO runtime and is compared with
 TensorFlow running the same GraphDef (when both are installed), in a child process given ``--check_timeout``
@@ -116,6 +120,47 @@ def build(shape: str, n: int, work: Path) -> Path:
     return path
 
 
+def middle_phase_size(report_path: Path, pb: Path):
+    """(nodes, edges) of mo's middle phase for ``pb``: the nodes after PartialInfer (op and data nodes, from the
+    report); the edges: one from each data node's producer plus one per consumer (the GraphDef's data inputs,
+    plus the Result of each output)."""
+    report = json.loads(report_path.read_text())
+    step = next(s for s in report['steps'] if s.get('id') == 'PartialInfer')
+    from mo.front.tf.proto import GraphDef
+    graph_def = GraphDef()
+    graph_def.ParseFromString(pb.read_bytes())
+    inputs = sum(1 for node in graph_def.node for name in node.input if not name.startswith('^'))
+    data_nodes = step['nodes_after'] - step['nodes_before']
+    return step['nodes_after'], data_nodes + inputs + 1
+
+
+_FLOOR = """
+import sys, networkx as nx, numpy as np
+nodes, edges = int(sys.argv[1]), int(sys.argv[2])
+g = nx.MultiDiGraph()
+half = nodes // 2
+for i in range(half):
+    g.add_node('op%d' % i, kind='op', op='Tanh', name='op%d' % i, type='Tanh')
+    g.add_node('d%d' % i, kind='data', shape=np.array([8], np.int64), value=None)
+added = 0
+for i in range(half):
+    g.add_edge('op%d' % i, 'd%d' % i, out=0)
+    added += 1
+i = 0
+while added < edges:
+    g.add_edge('d%d' % (i % half), 'op%d' % ((i + 1) % half), **{'in': 0})
+    added += 1
+    i += 1
+order = [n for n in g.nodes if not g.in_degree(n)]
+seen = len(list(nx.dfs_preorder_nodes(g)))
+"""
+
+
+def floor(nodes: int, edges: int, timeout: float):
+    """(seconds, peak RSS in MiB, code) of the bare MultiDiGraph of ``nodes`` nodes and ``edges`` edges."""
+    return measure([sys.executable, '-c', _FLOOR, str(nodes), str(edges)], timeout)
+
+
 def measure(cmd, timeout: float):
     """(seconds, peak RSS in MiB, return code) of one child process."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE='1')
@@ -212,6 +257,12 @@ def main(argv=None):
                 if size <= 10000 and code == 0 else ''
             _row(shape, nodes, 'mo convert', seconds, rss, code, None, steps + ('; ' + check if check else ''))
             base = seconds
+            if code == 0:
+                middle_nodes, middle_edges = middle_phase_size(report, pb)
+                s, r, c = floor(middle_nodes, middle_edges, args.timeout)
+                _row(shape, nodes, 'floor', s, r, c, None,
+                     'bare MultiDiGraph, {} nodes, {} edges: mo takes {:.1f}x its time, {:.1f}x its memory'.format(
+                         middle_nodes, middle_edges, seconds / s, rss / r))
             if not args.no_gtt:
                 s, r, c = measure(mo_cmd + ['summarize', '--in_graph', str(pb)], args.timeout)
                 _row(shape, nodes, 'mo summarize', s, r, c, None, '')
