@@ -242,6 +242,7 @@ FRONT = [
     'extensions.front.tf.nn_lowering.MatMulResultType',
     'extensions.front.tf.pool_lowering.MaxPoolV2Lowering',
     'extensions.front.tf.pool_lowering.MaxPoolWithArgmaxLowering',
+    'extensions.front.tf.array_lowering.MultinomialLowering',
     'extensions.front.tf.nhwc_to_nchw.NHWCToNCHW',
     'extensions.front.no_op_eraser.NoOpEraser',
     'extensions.front.tf.nms.NonMaxSuppressionToOpset',

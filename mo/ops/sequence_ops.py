@@ -1,8 +1,8 @@
-"""Opset ops that sort, search or shift values: Bucketize (opset3), Roll (opset7), Unique (opset10) and
-RandomUniform (opset8).
+"""Opset ops that sort, search or shift values: Bucketize (opset3), Roll (opset7), Unique (opset10),
+RandomUniform (opset8) and Multinomial (opset13).
 
-Shape inference only (unknown sizes stay -1); Unique's and RandomUniform's outputs depend on run-time
-values, so nothing is folded here.
+Shape inference only (unknown sizes stay -1); Unique's, RandomUniform's and Multinomial's outputs depend on
+run-time values, so nothing is folded here.
 """
 import numpy as np
 
@@ -105,6 +105,34 @@ class RandomUniform(_ShapeOnly):
         length = node.in_port(0).data.get_shape()
         if length is not None and len(length) == 1:
             node.out_port(0).data.set_shape([-1] * int(length[0]))
+
+    @staticmethod
+    def type_infer(node):
+        node.out_port(0).data.set_data_type(node.output_type)
+
+
+class Multinomial(_ShapeOnly):
+    """Inputs: probabilities [batch, classes] (with ``log_probs``, unnormalised log-probabilities), the number of
+    samples (a scalar or 1-element integer). Output [batch, samples] of ``output_type`` (int32 or int64): class
+    indices drawn from each row's distribution (Philox seeded by ``global_seed`` and ``op_seed``)."""
+    op = type = 'Multinomial'
+    version = 'opset13'
+    in_ports = 2
+    defaults = {'output_type': np.int64, 'with_replacement': True, 'log_probs': True, 'global_seed': 0,
+                'op_seed': 0}
+
+    def backend_attrs(self):
+        return [('convert_type', lambda n: ir_element_type(n.output_type)),
+                ('with_replacement', lambda n: str(bool(n.with_replacement)).lower()),
+                ('log_probs', lambda n: str(bool(n.log_probs)).lower()), 'global_seed', 'op_seed']
+
+    @classmethod
+    def infer(cls, node):
+        shape = node.in_port(0).data.get_shape()
+        samples = _value(node, 1)
+        count = int(np.ravel(samples)[0]) if samples is not None else -1
+        batch = int(shape[0]) if shape is not None and len(shape) == 2 else -1
+        node.out_port(0).data.set_shape([batch, count])
 
     @staticmethod
     def type_infer(node):

@@ -1,6 +1,6 @@
 """Extractors for TensorFlow's array ops that take several opset ops: shape arithmetic (BroadcastArgs, ShapeN,
 UnravelIndex), permutations and sequences (InvertPermutation, LinSpace, Cumprod), set operations (ListDiff,
-Unique, UniqueWithCounts), ToBool and XLA's dynamic slices.
+Unique, UniqueWithCounts), ToBool, XLA's dynamic slices and Multinomial sampling.
 
 The nodes keep their TensorFlow op name (prefixed ``TF`` where an opset op of the same name exists) with
 their element types and attributes; ``array_lowering`` builds each from opset ops.
@@ -25,6 +25,8 @@ LOWERED = {
     'ToBool': 'x != 0 for a scalar, else Size(x) > 0',
     'XlaDynamicSlice': 'Slice at the start indices clamped into the input, as XLA',
     'XlaDynamicUpdateSlice': 'Select(a Pad-ded mask, the update Pad-ded to the clamped indices, the input)',
+    'Multinomial': 'Multinomial (opset13, with replacement) of the logits less their row maximum (exp cannot '
+                   'overflow); seed and seed2 as its seeds: TF\'s distribution, not TF\'s draws',
 }
 
 class LoweredArrayExtractor(LoweredExtractor):
@@ -38,7 +40,9 @@ class LoweredArrayExtractor(LoweredExtractor):
         return {'out_type': tf_dtype_attr(node, 'out_type', None) or tf_dtype_attr(node, 'out_idx', None),
                 'index_type': tf_dtype_attr(node, 'Tidx', None),
                 'exclusive': bool(tf_attr(node, 'exclusive', False)), 'reverse': bool(tf_attr(node, 'reverse', False)),
-                'input_count': int(tf_attr(node, 'N', 1))}
+                'input_count': int(tf_attr(node, 'N', 1)),
+                'output_dtype': tf_dtype_attr(node, 'output_dtype', None),
+                'seed': int(tf_attr(node, 'seed', 0)), 'seed2': int(tf_attr(node, 'seed2', 0))}
 
 
 def output_type(node, default=np.int32) -> np.dtype:

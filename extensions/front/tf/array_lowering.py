@@ -17,10 +17,10 @@ from mo.ops.elementwise import (Add, Div, Equal, Greater, GreaterEqual, Less, Le
                                 Minimum, Mul, NotEqual, Sub)
 from mo.ops.gather import Gather
 from mo.ops.pad import Pad
-from mo.ops.reduce import ReduceLogicalOr, ReduceProd
+from mo.ops.reduce import ReduceLogicalOr, ReduceMax, ReduceProd
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
-from mo.ops.sequence_ops import Unique
+from mo.ops.sequence_ops import Multinomial, Unique
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.tensor_ops import NonZero, ScatterNDUpdate
@@ -220,3 +220,21 @@ class XlaDynamicUpdateSliceLowering(OpRule):
         mask = b.op(Pad, [ones, before, after, b.const(0, 'mask_zero', np.uint8)], 'mask', pad_mode='constant')
         inside = b.op(NotEqual, [mask, b.const(0, 'outside', np.uint8)], 'inside')
         return b.op(Select, [inside, placed, x], 'update')
+
+
+class MultinomialLowering(OpRule):
+    """Multinomial(logits, num_samples) = Multinomial-13(logits - ReduceMax(logits, -1), num_samples, log_probs):
+    the same distribution (softmax of each row), with no exp overflow for large logits. OpenVINO's Philox draws
+    are not TensorFlow's, so seeded samples follow TF's distribution, not its values."""
+    op = 'Multinomial'
+
+    def rewrite(self, node: Node, b: Builder):
+        logits = node.in_port(0).get_source()
+        peak = b.op(ReduceMax, [logits, b.const([-1], 'class_axis', np.int64)], 'row_max', keep_dims=True)
+        shifted = b.op(Sub, [logits, peak], 'shifted_logits')
+        dtype = np.dtype(node.soft_get('output_dtype', None) or np.int64)
+        if dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+            raise Error('Multinomial "{}": output_dtype {} is not int32 or int64', node.soft_get('name', node.id),
+                        dtype)
+        return b.op(Multinomial, [shifted, node.in_port(1)], 'samples', output_type=dtype, log_probs=True,
+                    with_replacement=True, global_seed=node.seed, op_seed=node.seed2)
