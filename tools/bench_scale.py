@@ -10,11 +10,10 @@ Three shapes, built with mo's own GraphDef schema (no TensorFlow needed to build
   Keras models read their weights (Identity erasure and folding at scale)
 
 For each shape and size: ``mo convert`` in a fresh process (time, peak RSS, time per node, the five
-slowest steps of ``--report``); the floor, in a fresh process too: a bare networkx MultiDiGraph with as many
-nodes and edges as mo's middle phase holds for that graph (op and data nodes, each with a small attribute dict
-as mo's have: kind, op, name, shape; edges with their port numbers), built and walked once in topological
-order, whose time and peak RSS mo's are printed as multiples of (issue 28: mo keeps networkx, so this is what
-any representation on it costs); ``mo summarize`` and ``mo transform --transforms=strip_unused_nodes
+slowest steps of ``--report``); the floor, in a fresh process too: a bare networkx MultiDiGraph (no attributes)
+with as many nodes and edges as mo's middle phase holds for that graph (op and data nodes), built, whose time
+and peak RSS mo's are printed as multiples of (issue 28: mo keeps networkx, so this is what any representation
+on it costs); ``mo summarize`` and ``mo transform --transforms=strip_unused_nodes
 fold_constants`` (time, RSS), and ``ovc`` on the sizes below ``--ovc_max_nodes`` with ``--timeout``.
 The 10k graphs are checked numerically: the IR runs in the OpenVINO runtime and is compared with
 TensorFlow running the same GraphDef (when both are installed), in a child process given ``--check_timeout``
@@ -135,24 +134,13 @@ def middle_phase_size(report_path: Path, pb: Path):
 
 
 _FLOOR = """
-import sys, networkx as nx, numpy as np
+import sys, networkx as nx
 nodes, edges = int(sys.argv[1]), int(sys.argv[2])
 g = nx.MultiDiGraph()
+g.add_nodes_from(range(nodes))
 half = nodes // 2
-for i in range(half):
-    g.add_node('op%d' % i, kind='op', op='Tanh', name='op%d' % i, type='Tanh')
-    g.add_node('d%d' % i, kind='data', shape=np.array([8], np.int64), value=None)
-added = 0
-for i in range(half):
-    g.add_edge('op%d' % i, 'd%d' % i, out=0)
-    added += 1
-i = 0
-while added < edges:
-    g.add_edge('d%d' % (i % half), 'op%d' % ((i + 1) % half), **{'in': 0})
-    added += 1
-    i += 1
-order = [n for n in g.nodes if not g.in_degree(n)]
-seen = len(list(nx.dfs_preorder_nodes(g)))
+g.add_edges_from((i, half + i) for i in range(half))  # each op to its output data node
+g.add_edges_from((half + i % half, (i + 1) % half) for i in range(edges - half))  # data nodes to consumers
 """
 
 
