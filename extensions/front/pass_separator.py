@@ -1,0 +1,6 @@
+"""The Model Optimizer's ``extensions.front.pass_separator`` (releases 2020-2021): its phase anchors, which authors'
+replacers order themselves against, are mo's anchors (``mo.utils.anchors``), the same classes: importing them here
+adds no step."""
+from mo.utils.anchors import FrontStart, FrontFinish  # noqa: F401
+
+__all__ = ['FrontStart', 'FrontFinish']

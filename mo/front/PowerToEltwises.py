@@ -1,0 +1,6 @@
+"""The Model Optimizer's ``openvino.tools.mo.front.PowerToEltwises`` (releases 2022-2024) under mo's import rename: the
+same class as ``extensions.front.PowerToEltwises``, a ``legacy_only`` replacer for authors' unit tests (README,
+"Built-in replacers under the Model Optimizer's module paths")."""
+from extensions.front.PowerToEltwises import PowerToEltwises  # noqa: F401
+
+__all__ = ['PowerToEltwises']

@@ -1,0 +1,6 @@
+"""The Model Optimizer's ``openvino.tools.mo.front.tf.WhereDecomposition`` (releases 2022-2024) under mo's import
+rename: the same class as ``extensions.front.tf.WhereDecomposition``, a ``legacy_only`` replacer for authors' unit
+tests (README, "Built-in replacers under the Model Optimizer's module paths")."""
+from extensions.front.tf.WhereDecomposition import WhereDecomposition  # noqa: F401
+
+__all__ = ['WhereDecomposition']
