@@ -20,7 +20,7 @@ import numpy as np
 from extensions.load.onnx.loader import ONNXExtractor
 from extensions.load.tf.loader import TFExtractor, _params
 from mo.front.common.rule import Builder
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.graph.graph import Graph, Node
 from mo.ops.elementwise import Div, Sub

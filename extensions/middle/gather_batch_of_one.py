@@ -10,7 +10,7 @@ computation, and one op simpler to run.
 import numpy as np
 
 from extensions.middle.transpose_sinking import TransposeSinking
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.tf.graph_utils import create_op_node_with_second_input
 from mo.graph.graph import Graph
 from mo.middle.partial_infer import infer_node

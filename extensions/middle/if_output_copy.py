@@ -11,7 +11,7 @@ alone.
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array, is_fully_defined
+from mo.utils.shape import int64_array, is_fully_defined
 from mo.front.tf.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph
 from mo.middle.partial_infer import infer_node

@@ -21,7 +21,7 @@ really needs. Afterwards a Transpose that only moves size-1 dimensions becomes a
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern

@@ -11,7 +11,7 @@ from collections import namedtuple
 import numpy as np
 
 from mo.back.ir.xml_builder import ElementList
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.onnx.bodies import INPUT_INDEX, OUTER_INDEX, BodyInput, convert_body, input_spec
 from mo.front.onnx.loader import TENSORS
 from mo.front.tf.graph_utils import create_op_with_const_inputs

@@ -3,7 +3,7 @@ DeformableConvolution (opset8).
 
 Both give output shapes only: their values depend on run-time data (boxes, offsets) in any real model.
 """
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.ops.convolution import _csv, _ints, forward_pads
 from mo.ops.op import Op
 from mo.utils.error import Error

@@ -12,7 +12,7 @@ import logging as log
 import numpy as np
 
 # constants larger than the converter's limit are left unfolded (with a warning): one size policy
-from mo.front.common.partial_infer.utils import DEFAULT_MAX_CONSTANT_BYTES
+from mo.utils.shape import DEFAULT_MAX_CONSTANT_BYTES
 from mo.front.tf import dtypes, folding, kernels
 from mo.front.tf.attrs import node_attrs
 from mo.front.common.input_spec import split_port

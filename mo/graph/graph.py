@@ -21,6 +21,7 @@ import contextlib
 import heapq
 import itertools
 import logging as log
+import re
 from collections import deque
 
 from mo.graph.algorithms import find_cycle
@@ -33,9 +34,14 @@ from mo.utils.error import Error
 
 nx = import_networkx()
 
-__all__ = ['Graph', 'Node', 'INDEXED_ATTRS', 'add_opoutput', 'dict_includes', 'dict_includes_compare_attrs',
+__all__ = ['Graph', 'GraphAssertionError', 'Node', 'INDEXED_ATTRS', 'add_opoutput', 'dict_includes', 'dict_includes_compare_attrs',
            'fast_node', 'find_cycle', 'get_edge_attribute_between_nodes', 'rename_node', 'rename_nodes',
            'replace_node', 'set_edge_attribute_between_nodes']
+
+
+class GraphAssertionError(Error, AssertionError):
+    """A graph helper used where the Model Optimizer's asserted it must not be: reported as an ``Error`` (one
+    ``[ ERROR ]`` line), and an ``AssertionError`` to code and tests written for the Model Optimizer."""
 
 
 class Graph(LegacyGraphAPI, nx.MultiDiGraph):
@@ -342,14 +348,20 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         return self._succ[u].get(v) or {}
 
     @property
-    def stage(self):
-        """'front', 'middle' or 'back': as set by the pipeline's anchors; a graph nobody set it on (one an
-        extension author's test builds) is 'middle' once it has data nodes, as the Model Optimizer's
-        graphs behaved, else 'front'."""
+    def phase(self):
+        """'front', 'middle' or 'back': the stage as set by the pipeline's anchors; a graph nobody set it on
+        (one an extension author's test builds, a body made by a loader) is 'middle' once it has data nodes,
+        as the Model Optimizer's graphs behaved, else 'front'."""
         stage = self.graph.get('stage')
         if stage is not None:
             return stage
         return 'middle' if self._index['kind'].get('data') else 'front'
+
+    @property
+    def stage(self):
+        """The phase (see ``phase``): a graph nobody set a stage on reads as the phase it behaves as, where the
+        Model Optimizer gave None (``graph.graph.get('stage')`` is the value as set)."""
+        return self.phase
 
     @stage.setter
     def stage(self, value):
@@ -407,34 +419,40 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
 
     def erase_node(self, node):
         """Remove a front-phase node and connect its single input to its consumers, as the Model
-        Optimizer's ``erase_node`` did: each consumer is then fed by the output that fed the node.
+        Optimizer's ``erase_node`` did: each consumer is then fed by the output that fed the node, its
+        edge keeping its other attributes.
 
-        A node with several data inputs, or with several used output ports, is an Error (there is no
-        one way to reconnect it); one with no input or no consumer is simply removed.
+        A node with several inputs, or whose consumers read several of its outputs, is an Error (there
+        is no one way to reconnect it); so is a node of a graph that has data nodes. These errors are
+        also ``AssertionError``s, as the Model Optimizer's were. A node with no input or no consumer is
+        simply removed; an erased Result that had an input leaves a new Result on that input.
         """
         node = node if isinstance(node, Node) else Node(self, node)
         name = node.soft_get('name', node.id)
-        inputs = [(u, d) for u, _, d in self.in_edges(node.id, data=True) if not d.get('control_flow_edge')]
-        outputs = [(v, k, d) for _, v, k, d in self.out_edges(node.id, keys=True, data=True)
-                   if not d.get('control_flow_edge')]
+        inputs = [(u, d) for u, _, d in self.in_edges(node.id, data=True)]
+        outputs = [(v, k, d) for _, v, k, d in self.out_edges(node.id, keys=True, data=True)]
         if node.soft_get('kind') != 'op' or any(self._node[v].get('kind') == 'data' for v, _, _ in outputs):
-            raise Error('erase_node("{}") works on op nodes before data nodes exist; use remove_node', name)
-        if len(inputs) > 1:
-            raise Error('erase_node("{}"): the node has {} inputs, so its consumers cannot be reconnected',
-                        name, len(inputs))
+            raise GraphAssertionError('erase_node("{}"): the function must be used before the partial infer when '
+                                      'graph doesn\'t contain data nodes', name)
         if len({d.get('out', 0) for _, _, d in outputs}) > 1:
-            raise Error('erase_node("{}"): the node produces several tensors, so its consumers cannot be '
-                        'reconnected', name)
+            raise GraphAssertionError('The node {} must produce just one output tensor (its consumers read outputs {})',
+                                      name, sorted({d.get('out', 0) for _, _, d in outputs}))
+        if len(inputs) > 1:
+            raise GraphAssertionError('The node {} must have just one input (it has {} inputs)', name, len(inputs))
+        if not outputs and inputs and node.soft_get('op') == 'Result':
+            from mo.ops.result import add_opoutput  # the op classes sit above the graph
+            add_opoutput(self, inputs[0][0], inputs[0][1].get('out', 0), cut=False)
         if inputs and outputs:
             source, in_attrs = inputs[0]
-            for consumer, _, attrs in outputs:
-                new_attrs = dict(attrs, out=in_attrs.get('out', 0))
-                self.add_edge(source, consumer, **new_attrs)
+            for consumer, key, attrs in outputs:
+                self.remove_edge(node.id, consumer, key)
+                self.add_edge(source, consumer, **dict(attrs, out=in_attrs.get('out', 0)))
         self.remove_node(node.id)
 
     # ----- clean-up ----------------------------------------------------------------------
     def clean_up(self, undead_node_types: list = ('Parameter',)):
-        """Remove every node that no output (Result, or a node marked ``undead``) needs.
+        """Remove every node that no output (Result, or a node marked ``undead``) needs, and give a constant
+        data node that has consumers but no producer a Const op (the Model Optimizer's clean-up did both).
 
         Walks backwards from the outputs, over data and control edges; what is not reached is
         dead code. Model inputs (Parameter) stay even when unused, so the model keeps its
@@ -445,8 +463,14 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         roots = set(index['op'].get('Result', ())) | set(index['type'].get('Result', ()))
         for op in set(undead_node_types or ()):
             roots.update(index['op'].get(op, ()))
-        roots.update(n for n, d in self._node.items()
-                     if d.get('is_output') or d.get('keep_output_port') or d.get('undead'))
+        orphans = []
+        for n, d in self._node.items():
+            if d.get('is_output') or d.get('keep_output_port') or d.get('undead'):
+                roots.add(n)
+            if d.get('kind') == 'data' and not self._pred[n] and self._succ[n] and d.get('value') is not None:
+                orphans.append(n)
+        if orphans:
+            self._add_const_producers(orphans)
         if not roots:
             log.debug('clean_up: the graph has no outputs; nothing removed')
             return 0
@@ -465,6 +489,29 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             self.remove_nodes_from(dead)
         self.clean_version = self.version
         return len(dead)
+
+    #: ``factory(graph, attrs) -> Node`` adding a Const op node with ``attrs`` and no edges; the op layer
+    #: (``mo.ops.op``) installs it, the graph layer does not import op classes
+    const_node_factory = None
+
+    def _add_const_producers(self, data_ids):
+        """Give each constant data node that has consumers but no producer a Const op writing it, as the
+        Model Optimizer's clean-up did (``add_constant_operations``): the IR has no data without a layer."""
+        factory = type(self).const_node_factory
+        if factory is None:
+            return
+        for data_id in data_ids:
+            data = self._node[data_id]
+            name = re.sub(r'/Output_\d+/Data_(.?)+', '', str(data.get('name', data_id)))
+            attrs = {'value': data['value'], 'name': name}
+            for key in ('force_shape', 'force_type', 'correct_data_type', 'rt_info'):
+                if data.get(key) is not None:
+                    attrs[key] = data[key]
+            if data.get('force_shape') is not None:
+                attrs['override_output_shape'] = True
+            const = factory(self, attrs)
+            if const is not None:
+                self.add_edge(const.id, data_id, out=0)
 
     def clean_up_after(self, edited, undead_node_types: list = ('Parameter',)):
         """``clean_up`` for a graph that was clean before the edits to the nodes in ``edited``
@@ -504,9 +551,13 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         self.clean_version = self.version
         return removed
 
+    def find_cycle(self) -> list:
+        """The node ids of one cycle of the graph (control edges included), or an empty list when it has none."""
+        return list(find_cycle(self._succ) or ())
+
     def check_acyclic(self):
         """Raise an Error naming the nodes of one cycle if the graph has one."""
-        cycle = find_cycle(self._succ)
+        cycle = self.find_cycle()
         if cycle:
             names = [self._node[u].get('name', u) for u in cycle]
             raise Error('The graph has a cycle: {}', ' -> '.join(str(n) for n in names + names[:1]))

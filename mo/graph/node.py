@@ -4,12 +4,10 @@
 """
 import numpy as np
 
-from mo.graph.port import Port
+from mo.graph.port import DEBUG_INFO, Port, debug_info_of_names
 from mo.utils.error import Error
 
 
-#: the Model Optimizer's name for a tensor's framework names (see ``Node._debug_info``)
-DEBUG_INFO = 'fw_tensor_debug_info'
 _MISSING = object()
 
 class Node:
@@ -55,44 +53,28 @@ class Node:
         try:
             return self.graph._node[self.id][key]
         except KeyError:
-            if key == DEBUG_INFO and self._is_data():
-                return self._debug_info()
+            derived = self._debug_info() if key == DEBUG_INFO else None
+            if derived:
+                return derived
             raise
 
     def __setitem__(self, key, value):
-        if key == DEBUG_INFO and self._is_data():
-            self._set_debug_info(value)
-            return
         self.graph._node[self.id][key] = value
 
-    # The Model Optimizer kept a tensor's framework names in its data node's ``fw_tensor_debug_info``
-    # (a list of (node name, tensor name)); here they live on the producing port, where they follow
-    # the tensor through rewiring. On a data node the key reads and writes those names.
-    def _is_data(self) -> bool:
-        return self.graph._node[self.id].get('kind') == 'data'
-
-    def _producer_port(self):
-        for source, _, attrs in self.graph.in_edges(self.id, data=True):
-            return Node(self.graph, source).out_port(attrs.get('out', 0))
-        return None
-
+    # A data node's ``fw_tensor_debug_info`` is an ordinary attribute, as in the Model Optimizer. A data node
+    # that has none but carries names from mo's own steps (``tensor_names``: the data node's dict is its
+    # tensor's record) reads as having the records the Model Optimizer's loaders would have written.
     def _debug_info(self) -> list:
-        port = self._producer_port()
-        return port.get_tensor_debug_info() if port is not None else []
-
-    def _set_debug_info(self, value):
-        port = self._producer_port()
-        if port is None:
-            self.graph._node[self.id][DEBUG_INFO] = value
-            return
-        port.remove_tensor_names()
-        port.add_tensor_names([tensor for _, tensor in value or []])
+        attrs = self.graph._node[self.id]
+        if attrs.get('kind') != 'data':
+            return []
+        return debug_info_of_names(attrs.get('tensor_names') or ())
 
     def __delitem__(self, key):
         del self.graph._node[self.id][key]
 
     def __contains__(self, key):
-        return key in self.graph._node[self.id] or (key == DEBUG_INFO and self._is_data())
+        return key in self.graph._node[self.id] or (key == DEBUG_INFO and bool(self._debug_info()))
 
     def __eq__(self, other):
         return isinstance(other, Node) and other.graph is self.graph and other.id == self.id
@@ -113,8 +95,8 @@ class Node:
     def has_valid(self, key) -> bool:
         """The attribute exists and is not None."""
         value = self.graph._node[self.id].get(key)
-        if value is None and key == DEBUG_INFO and self._is_data():
-            return True
+        if value is None and key == DEBUG_INFO:
+            return bool(self._debug_info())
         return value is not None
 
     def has_and_set(self, key) -> bool:
@@ -128,9 +110,8 @@ class Node:
         """The attribute's value, or ``default`` when the node has no such attribute."""
         value = self.graph._node[self.id].get(key, _MISSING)
         if value is _MISSING:
-            if key == DEBUG_INFO and self._is_data():
-                return self._debug_info()
-            return default
+            derived = self._debug_info() if key == DEBUG_INFO else None
+            return derived if derived else default
         return value
 
     def get_attrs(self) -> dict:
@@ -192,7 +173,7 @@ class Node:
         """Input index -> the attribute dict of the tensor on that connected input (its data node in
         the middle and back phases, the producer's port record in the front phase), by index."""
         graph = self.graph
-        if graph.stage == 'front':
+        if graph.phase == 'front':
             return {i: p.data._store() for i, p in self.in_ports().items() if p.is_connected()}
         nodes = graph._node
         found = {}
@@ -361,8 +342,16 @@ def replace_node(old_node: Node, new_node: Node, new_node_out_port: int = None):
     ``new_node_out_port`` when it is given.
     """
     graph = old_node.graph
+    front = graph.phase == 'front'
     for idx, port in sorted(old_node.out_ports().items()):
         target = idx if new_node_out_port is None else new_node_out_port
+        # front phase: the consumers' edges keep their other attributes, as the Model Optimizer moved them
+        kept = [(v, attrs.get('in'), {k: val for k, val in attrs.items() if k not in ('in', 'out', DEBUG_INFO)})
+                for _, v, _, attrs in port._out_edges()] if front else []
         if port.is_connected() or port.get_tensor_names():
             port.get_connection().set_source(new_node.out_port(target))
+        for consumer, in_idx, attrs in kept:
+            edge = Port(Node.view(graph, consumer), 'in', in_idx)._in_edge() if attrs else None
+            if edge is not None:
+                edge[3].update((k, val) for k, val in attrs.items() if k not in edge[3])
     graph.remove_node(old_node.id)

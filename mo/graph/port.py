@@ -12,7 +12,7 @@ its node's port table, which is the data node's attribute dict itself once the p
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import shape_array
+from mo.utils.shape import shape_array
 from mo.graph.connection import Connection
 from mo.utils.error import Error
 
@@ -32,6 +32,9 @@ def add_data_node(graph, node_id, port: int, data_id) -> None:
     graph.add_node(data_id, **attrs)
     table[port] = graph._node[data_id]
 
+
+#: the Model Optimizer's attribute for a tensor's framework names (see ``Port.get_tensor_debug_info``)
+DEBUG_INFO = 'fw_tensor_debug_info'
 
 #: what a tensor's record holds: its shape, value, element type and the framework names users know it by
 TENSOR_KEYS = ('shape', 'value', 'tensor_names', 'data_type')
@@ -60,13 +63,29 @@ class PortData:
             raise Error('Cannot set a shape on unconnected input {} of "{}"', self.port.idx, self.port.node.soft_get('name'))
         store['shape'] = shape_array(shape)
 
-    def set_value(self, value):
+    def set_value(self, value, force_shape=None):
+        """Store ``value`` and its shape and element type. The shape recorded is ``force_shape`` when given, else
+        the ``force_shape`` attribute of the data node or of the op producing the tensor, else the value's own
+        (the Model Optimizer's way to keep a declared shape, e.g. dynamic dimensions, over a sample value)."""
         store = self._store(create=True)
         if store is None:
             raise Error('Cannot set a value on unconnected input {} of "{}"', self.port.idx, self.port.node.soft_get('name'))
+        if isinstance(value, np.ma.MaskedArray):
+            # an author's value with dynamic entries: mo keeps only what it knows of it, its shape
+            if np.ma.is_masked(value):
+                store['value'] = None
+                store['shape'] = shape_array(value.shape if force_shape is None else force_shape)
+                store['data_type'] = value.dtype
+                return
+            value = np.ma.getdata(value)
         value = np.asarray(value)
+        if force_shape is None:
+            force_shape = store.get('force_shape')
+        if force_shape is None:
+            source = self.port if self.port.type == 'out' else self.port.get_source()
+            force_shape = None if source is None else source.node.graph._node[source.node.id].get('force_shape')
         store['value'] = value
-        store['shape'] = np.array(value.shape, dtype=np.int64)
+        store['shape'] = np.array(value.shape, dtype=np.int64) if force_shape is None else shape_array(force_shape)
         store['data_type'] = value.dtype
 
     def get_data_type(self):
@@ -156,12 +175,17 @@ class Port:
 
     def _through_data_nodes(self) -> bool:
         """Whether the graph connects ops through data nodes (the middle and back phases)."""
-        return self.node.graph.stage != 'front'
+        return self.node.graph.phase != 'front'
 
     def tensor(self, create: bool = False):
         """The record of the tensor this port carries (an input: its source's), or None when there is none
         yet; ``create`` makes one for an output (a port-table entry, or a data node in the middle phase)."""
         if self.type == 'in':
+            if self._through_data_nodes():
+                # the data node read, even one without a producer (a graph an author's test builds)
+                edge = self._in_edge()
+                if edge is not None and self.node.graph._node[edge[0]].get('kind') == 'data':
+                    return self.node.graph._node[edge[0]]
             source = self.get_source()
             return None if source is None else source.tensor(create)
         graph = self.node.graph
@@ -231,6 +255,10 @@ class Port:
         """Connect this port to ``port`` (one output, one input); the input's old feed is dropped."""
         if self.type == port.type:
             raise Error('Cannot connect {} to {}: both are {} ports', self, port, self.type)
+        if self.type == 'in' and self._records_follow(port):
+            # the Model Optimizer's ``in_port.connect(out_port)`` is ``set_source``: the debug records follow
+            Connection(self.node.graph, self.get_source(), [self])._rewire_source(port, None, carry_names=False)
+            return
         src, dst = (self, port) if self.type == 'out' else (port, self)
         dst.disconnect()
         graph = dst.node.graph
@@ -241,6 +269,16 @@ class Port:
         else:
             data_node = src._data_node(create=True)
             graph.add_edge(data_node.id, dst.node.id, **{'in': dst.idx})
+
+    def _records_follow(self, source) -> bool:
+        """Whether connecting this input to output ``source`` moves ``fw_tensor_debug_info`` records: the
+        input's old feed has some, or (front phase) the new source's edges have some."""
+        edge = self._in_edge()
+        if not self._through_data_nodes():
+            if edge is not None and edge[3].get(DEBUG_INFO):
+                return True
+            return any(attrs.get(DEBUG_INFO) for _, _, _, attrs in source._out_edges())
+        return edge is not None and bool(self.node.graph._node[edge[0]].get(DEBUG_INFO))
 
     def disconnect(self):
         """Remove the edges behind this port: its feed (input) or all its consumers (output)."""
@@ -259,39 +297,160 @@ class Port:
             else:
                 graph.remove_edge(u, v, key)
 
-    def get_tensor_names(self) -> list:
-        """Framework tensor names that users know this output by (e.g. TF ``name:1``; an input: its source's)."""
-        record = self.tensor()
-        return list((record or {}).get('tensor_names') or [])
+    # ----- tensor names ------------------------------------------------------------------
+    # Two forms of the same knowledge live side by side. mo's own steps keep a tensor's framework names in its
+    # record (``tensor_names``, in the order the framework gave them: the IR lists them so). Extension authors'
+    # code and tests speak the Model Optimizer's ``fw_tensor_debug_info``: a list of ``(op name, tensor name)``
+    # records on the tensor's edges (front phase) or on its data node (middle and back), which the Port and
+    # Connection operations carry as the Model Optimizer's did. The readers below show both.
+    def _debug_holders(self, port_renumber: bool = False) -> list:
+        """The attribute dicts that hold this output's ``fw_tensor_debug_info``, where the Model Optimizer kept
+        it: every edge of the port (front phase), or its data node (middle and back phases; with
+        ``port_renumber``, the data node of output ``idx + number of inputs``, as numbered before the back phase
+        renumbered an op's outputs after its inputs; a Const keeps its numbering)."""
+        if self.type == 'in':
+            raise Error("Can't get tensor debug info for input port at {} node", self.node.soft_get('name', self.node.id))
+        if not self._through_data_nodes():
+            return [attrs for _, _, _, attrs in self._out_edges()]
+        graph = self.node.graph
+        idx = self.idx
+        if port_renumber and self.node.soft_get('type') != 'Const':
+            idx += len(self.node.in_tensors())
+        for v, keyed in graph._succ[self.node.id].items():
+            for attrs in keyed.values():
+                if attrs.get('out') == idx and not attrs.get('control_flow_edge') \
+                        and graph._node[v].get('kind') == 'data':
+                    return [graph._node[v]]
+        return []
+
+    def _debug_records(self, port_renumber: bool = False) -> list:
+        """The ``fw_tensor_debug_info`` records stored for this output (each once, in the order found)."""
+        records = []
+        for holder in self._debug_holders(port_renumber):
+            for record in holder.get(DEBUG_INFO) or ():
+                if record not in records:
+                    records.append(record)
+        return records
+
+    def get_tensor_debug_info(self, port_renumber: bool = False) -> list:
+        """The Model Optimizer's ``fw_tensor_debug_info`` of this output: its stored records, then
+        ``(framework node name, tensor name)`` for each name mo's own steps gave it that no record holds (an
+        input port: its source's)."""
+        if self.type == 'in':
+            source = self.get_source()
+            return [] if source is None else source.get_tensor_debug_info(port_renumber)
+        records = self._debug_records(port_renumber)
+        covered = {record_tensor_name(item) for item in records}
+        uncovered = [name for name in (self._names_record(port_renumber) or {}).get('tensor_names') or ()
+                     if name not in covered]
+        records.extend(entry for entry in debug_info_of_names(uncovered) if entry not in records)
+        return records
+
+    def _names_record(self, port_renumber: bool = False):
+        """The record that holds mo's own names of this output (with ``port_renumber``, the renumbered data
+        node's), or None."""
+        if port_renumber and self._through_data_nodes():
+            holders = self._debug_holders(port_renumber)
+            return holders[0] if holders else None
+        return self.tensor()
+
+    def set_tensor_debug_info(self, tensor_info: list, port_renumber: bool = False):
+        """Replace this output's ``fw_tensor_debug_info`` records (on its edges in the front phase, on its
+        data node after it; nothing when there is neither yet, as in the Model Optimizer)."""
+        for holder in self._debug_holders(port_renumber):
+            holder[DEBUG_INFO] = list(tensor_info)
+
+    def get_tensor_names(self, port_renumber: bool = False) -> list:
+        """Framework tensor names that users know this output by (an input: its source's).
+
+        As the Model Optimizer gave them when the tensor carries ``fw_tensor_debug_info`` records: the tensor
+        names of ``get_tensor_debug_info()``, sorted, commas escaped (``a\\,b``). Otherwise mo's names in the
+        order the framework gave them (e.g. TF's ``['x', 'x:0']``), which is the order the IR lists them in.
+        """
+        if self.type == 'in':
+            source = self.get_source()
+            return [] if source is None else source.get_tensor_names(port_renumber)
+        if not self._debug_records(port_renumber):
+            return list((self._names_record(port_renumber) or {}).get('tensor_names') or [])
+        names = [record_tensor_name(item) for item in self.get_tensor_debug_info(port_renumber)]
+        return sorted(name.replace(',', '\\,') for name in names if name)
 
     def remove_tensor_names(self) -> list:
-        """Forget the tensor names of this output port; returns them.
+        """Forget the tensor names of this output port (its ``fw_tensor_debug_info`` records too); returns them.
 
         The graph remembers them (``graph.graph['retired_tensor_names']``): a name that no longer
         means this tensor must not come back as a name the IR writer derives from a node name.
         """
         record = self.tensor()
         names = list((record or {}).pop('tensor_names', None) or [])
+        for holder in self._debug_holders():
+            for item in holder.pop(DEBUG_INFO, None) or ():
+                name = record_tensor_name(item)
+                if name and name not in names:
+                    names.append(name)
         if names:
             self.node.graph.graph.setdefault('retired_tensor_names', set()).update(names)
         return names
 
-    def get_tensor_debug_info(self) -> list:
-        """The Model Optimizer's ``fw_tensor_debug_info`` of this tensor: ``(framework node name,
-        framework tensor name)`` for each name users know it by (an input port: its source's)."""
-        info = []
-        for name in self.get_tensor_names():
-            node_name, _, port = name.rpartition(':')
-            entry = (node_name, name) if node_name and port.isdigit() else (name, name + ':0')
-            if entry not in info:
-                info.append(entry)
-        return info
+    def add_tensor_names(self, names, tensor_names=None, port_renumber: bool = False, first: bool = False):
+        """Let users know this output by ``names`` too (after the names it has, or before them if ``first``).
 
-    def add_tensor_names(self, names, first: bool = False):
-        """Let users know this output by ``names`` too (after the names it has, or before them if ``first``)."""
+        The Model Optimizer's forms work too: ``add_tensor_names(['a:0'])`` on a tensor that carries
+        ``fw_tensor_debug_info`` records adds the record ``(this node's name, 'a:0')``, and
+        ``add_tensor_names(op_names, tensor_names)`` (a list of name lists, one per op name) adds the records
+        ``(op name, tensor name)``.
+        """
+        if isinstance(tensor_names, bool):  # mo's ``add_tensor_names(names, True)``
+            tensor_names, first = None, tensor_names
+        if tensor_names is None:
+            new_records = [(self.node.soft_get('name', self.node.id), name) for name in names] \
+                if self._debug_records(port_renumber) else []
+            plain = list(names)
+        else:
+            if len(tensor_names) != len(names):
+                raise Error('Number of tensor name lists should be the same as number of operation name: {} and {}',
+                            len(tensor_names), len(names))
+            for group in tensor_names:
+                if not isinstance(group, list):
+                    raise Error('Tensor names elements should be lists with strings, got {!r}', group)
+            new_records = [(op_name, name) for op_name, group in zip(names, tensor_names) for name in group]
+            plain = [name for _, name in new_records]
+        if new_records:
+            self.set_tensor_debug_info(self.get_tensor_debug_info(port_renumber) + new_records, port_renumber)
+        if plain:
+            self._add_own_tensor_names(plain, first)
+
+    def _own_tensor_names(self) -> list:
+        """The names mo's own steps gave this output (``tensor_names``, without the debug records)."""
+        return list((self.tensor() or {}).get('tensor_names') or ())
+
+    def _add_own_tensor_names(self, names, first: bool = False):
         existing = self.tensor(create=True).setdefault('tensor_names', [])
         new = [name for name in dict.fromkeys(names) if name not in existing]
         if first:
             existing[0:0] = new
         else:
             existing.extend(new)
+
+
+def record_tensor_name(record):
+    """The tensor name of one ``fw_tensor_debug_info`` record: ``(op, tensor name)``, ``(op, port, tensor
+    name)``, or the 2021 releases' ``(op, port)``, which names ``op:port``."""
+    if not record or len(record) < 2:
+        return None
+    last = record[-1]
+    if isinstance(last, str):
+        return last
+    return '{}:{}'.format(record[0], last)
+
+
+def debug_info_of_names(names) -> list:
+    """``(framework node name, tensor name)`` records for mo's tensor names, as the Model Optimizer's loaders
+    wrote them: TF's ``x`` and ``x:0`` are the one record ``('x', 'x:0')``."""
+    info = []
+    for name in names:
+        node_name, _, port = name.rpartition(':')
+        entry = (node_name, name) if node_name and port.isdigit() else (name, name + ':0')
+        if entry not in info:
+            info.append(entry)
+    return info

@@ -8,6 +8,7 @@ import logging as log
 
 import numpy as np
 
+from mo.graph.author_view import author_call, is_author_code
 from mo.graph.graph import Graph, Node
 from mo.graph.port import add_data_node
 from mo.middle.replacement import MiddleReplacementPattern
@@ -17,7 +18,7 @@ from mo.utils.class_registration import anchor
 
 def create_data_nodes(graph: Graph):
     """Turn every op -> op data edge into op -> data -> op; one data node per used output port."""
-    if graph.stage != 'front':
+    if graph.phase != 'front':
         return
     for node_id, data in list(graph.node_items()):
         if data.get('kind') != 'op':
@@ -39,7 +40,7 @@ def create_data_nodes(graph: Graph):
     graph.stage = 'middle'
 
 
-def _inputs_ready(node: Node) -> bool:
+def inputs_ready(node: Node) -> bool:
     """Every connected input has a shape."""
     return all(tensor.get('shape') is not None for tensor in node.in_tensors().values())
 
@@ -51,7 +52,11 @@ def infer_node(node: Node):
         raise Error('Operation "{}" ({}) has no shape inference; it cannot be converted as is',
                     node.soft_get('name', node.id), node.soft_get('op'))
     try:
-        infer(node)
+        if is_author_code(infer):
+            with author_call():  # the author's code reads shapes in the Model Optimizer's masked form
+                infer(node)
+        else:
+            infer(node)
     except Error as exc:
         given = user_shapes_upstream(node)
         if given:
@@ -141,7 +146,7 @@ def partial_infer(graph: Graph, nodes=None):
     for node in graph.pseudo_topological_sort():
         if node.kind != 'op' or (wanted is not None and node.id not in wanted):
             continue
-        if not _inputs_ready(node):
+        if not inputs_ready(node):
             log.debug('Skipping inference of "{}": an input shape is unknown'.format(node.soft_get('name')))
             continue
         infer_node(node)

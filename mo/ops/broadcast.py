@@ -2,7 +2,7 @@
 import numpy as np
 
 from mo.front.common.partial_infer.elemental import broadcast_shapes
-from mo.front.common.partial_infer.utils import fold_allowed
+from mo.utils.shape import fold_allowed
 from mo.ops.op import Op
 from mo.utils.error import Error
 

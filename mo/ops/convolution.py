@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.ops.op import Op
 from mo.utils.error import Error
 

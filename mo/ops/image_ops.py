@@ -7,7 +7,7 @@ replacer (``extensions/front/tf/nhwc_to_nchw.py``) or a lowering that transposes
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.ops.convolution import _csv, _ints, forward_pads
 from mo.ops.op import Op
 from mo.utils.error import Error

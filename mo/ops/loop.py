@@ -9,7 +9,7 @@ edges ``ir_sections`` gives.
 import numpy as np
 
 from mo.back.ir.xml_builder import ElementList
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.tf.dtypes import tf_dtype_from_numpy
 from mo.front.tf.function_graph import (BodyGraphDef, BodyInput, add_unread_parameter, body_parameters,
                                         body_results, convert_body, input_name, result_dtype, result_shape)

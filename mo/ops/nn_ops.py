@@ -7,7 +7,7 @@ inference and the numerics can be checked without a runtime.
 import numpy as np
 
 from mo.front.common.partial_infer.elemental import copy_shape_infer
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.ops.op import Op
 from mo.utils.error import Error
 

@@ -8,6 +8,7 @@ Defining a subclass with an ``op`` registers it: ``Op.get_op_class_by_name('MVN'
 import logging as log
 
 from mo.graph.graph import Graph, Node
+from mo.graph.port import DEBUG_INFO
 from mo.utils.class_registration import is_builtin
 from mo.utils.error import Error
 
@@ -94,12 +95,14 @@ class Op:
         """Create the node and connect ``inputs`` to its input ports 0, 1, ...
 
         An input is a ``Node`` (its output 0; in the middle phase a data node itself) or a
-        ``(node, out_port)`` pair.
+        ``(node, out_port)`` pair. In the front phase each new edge gets the ``fw_tensor_debug_info`` records
+        its source's output carries, as the Model Optimizer's edges did (after it they live on the data node).
         """
         node = self.add_node(attrs)
         for in_port, item in enumerate(inputs or []):
             src, out_port = item if isinstance(item, tuple) else (item, 0)
             self.graph.create_edge(src, node, out_port, in_port, edge_attrs)
+            _copy_debug_records(src, out_port, node.in_port(in_port))
         return node
 
     def create_node_with_data(self, inputs: list = None, attrs: dict = None, data_nodes=None,
@@ -132,6 +135,29 @@ class Op:
         node['_op_class'] = cls
 
 
+def _copy_debug_records(src, out_port: int, in_port):
+    """Front phase: give the edge into ``in_port`` the ``fw_tensor_debug_info`` records of ``src``'s output
+    ``out_port`` (unless the caller's ``edge_attrs`` set some)."""
+    src = src if isinstance(src, Node) else Node(in_port.node.graph, src)
+    if src.graph.phase != 'front' or src.soft_get('kind') != 'op':
+        return
+    records = src.out_port(out_port)._debug_records()
+    edge = in_port._in_edge()
+    if records and edge is not None and DEBUG_INFO not in edge[3]:
+        edge[3][DEBUG_INFO] = list(records)
+
+
+def _const_node(graph: Graph, attrs: dict) -> Node:
+    """A Const op node with ``attrs`` and no edges (its data node exists already): the graph's clean-up
+    gives a constant data node without a producer one (``Graph.const_node_factory``). None while no Const
+    class is registered (``mo.ops.const`` not imported)."""
+    const_class = Op.registered_ops.get('Const')
+    return None if const_class is None else Op.add_node(const_class(graph, attrs))
+
+
+Graph.const_node_factory = staticmethod(_const_node)
+
+
 def op_class_of(node: Node):
     """The Op subclass that describes ``node`` (by its ``_op_class``, ``op`` or ``type``), or None."""
     cls = node.soft_get('_op_class', None)
@@ -147,6 +173,6 @@ def op_class_of(node: Node):
 def keep_outputs(node: Node, ports):
     """Keep the data nodes of ``node``'s output ``ports`` through clean-up even when nothing reads them: the IR
     lists a node's outputs without gaps, so an op whose later output is used keeps the earlier ones."""
-    if node.graph.stage != 'front':
+    if node.graph.phase != 'front':
         for port in ports:
             node.out_port(port)._data_node(create=True)['keep_output_port'] = True

@@ -1,7 +1,7 @@
 """Pad (opset1): adds ``pads_begin``/``pads_end`` elements around input 0 (negative values crop)."""
 import numpy as np
 
-from mo.front.common.partial_infer.utils import fold_allowed
+from mo.utils.shape import fold_allowed
 from mo.ops.op import Op
 from mo.utils.error import Error
 

@@ -7,7 +7,7 @@ is how TensorFlow's AvgPool treats SAME padding. Both fold their value when the 
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.ops.convolution import _csv, _ints, forward_pads, sliding_windows
 from mo.ops.op import Op
 from mo.utils.error import Error

@@ -2,7 +2,7 @@
 import numpy as np
 
 from mo.ops.convert import ir_element_type
-from mo.front.common.partial_infer.utils import fold_allowed
+from mo.utils.shape import fold_allowed
 from mo.ops.op import Op
 from mo.utils.error import Error
 

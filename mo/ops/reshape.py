@@ -1,7 +1,7 @@
 """Reshape (opset1): gives input 0 the shape on input 1 (one ``-1`` is inferred)."""
 import numpy as np
 
-from mo.front.common.partial_infer.utils import is_fully_defined
+from mo.utils.shape import is_fully_defined
 from mo.ops.op import Op
 from mo.utils.error import Error
 

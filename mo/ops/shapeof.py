@@ -1,7 +1,7 @@
 """ShapeOf (opset3): the shape of its input as a 1-D tensor of ``output_type``."""
 import numpy as np
 
-from mo.front.common.partial_infer.utils import is_fully_defined
+from mo.utils.shape import is_fully_defined
 from mo.ops.convert import ir_element_type
 from mo.ops.op import Op
 

@@ -1,7 +1,7 @@
 """Tile (opset1): repeats input 0 ``repeats[i]`` times along each dimension."""
 import numpy as np
 
-from mo.front.common.partial_infer.utils import fold_allowed
+from mo.utils.shape import fold_allowed
 from mo.ops.op import Op
 
 

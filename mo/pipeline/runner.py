@@ -3,7 +3,9 @@ clean-up after steps that changed something, and the record of what each step di
 import logging as log
 import sys
 import time
+from contextlib import nullcontext
 
+from mo.graph.author_view import author_call, is_author_code
 from mo.middle.partial_infer import reinfer_marked_nodes
 from mo.utils.class_registration import class_id, full_name
 from mo.utils.error import Error, FrameworkError
@@ -18,6 +20,11 @@ def _graphs_recursively(graph):
             sub = data.get(attr)
             if sub is not None:
                 yield from _graphs_recursively(sub)
+
+
+def _authors_call(cls):
+    """An author's replacer reads shapes in the Model Optimizer's masked form (``mo.graph.author_view``)."""
+    return author_call() if is_author_code(cls) else nullcontext()
 
 
 class StepRecord(dict):
@@ -43,7 +50,7 @@ def run_replacer(graph, cls, report: list = None, history: list = None, instance
     was_clean = graph.clean_version == version_before
     start = time.perf_counter()
     try:
-        with graph.track_edits() as edited:
+        with graph.track_edits() as edited, _authors_call(cls):
             if instance.run_not_recursively:
                 instance.find_and_replace_pattern(graph)
             else:

@@ -18,11 +18,13 @@ PARAM = {'type': 'Parameter', 'op': 'Parameter'}
 
 def test_masked_dynamic_dimensions_are_accepted_everywhere():
     masked = np.ma.masked_array([1, 7, 3], mask=[False, True, False])
-    for shape in (shape_array([1, dynamic_dimension, 3]), shape_array(masked), shape_array([1, None, 3])):
-        assert shape.tolist() == [1, dynamic_dimension_value, 3]
+    for shape in (shape_array([1, dynamic_dimension, 3]), shape_array(masked), shape_array([1, None, 3]),
+                  shape_array([1, dynamic_dimension_value, 3])):
+        assert shape.tolist() == [1, None, 3] and shape[1] is dynamic_dimension
         assert not is_fully_defined(shape)
     assert not is_fully_defined(masked) and not is_fully_defined(dynamic_dimension)
     assert is_fully_defined(shape_array([1, 2])) and not is_fully_defined(None)
+    assert is_fully_defined(shape_array([1, -1])) and shape_array([1, -1])[1] == -1  # -1 is a number
     assert compatible_shapes(masked, [1, 5, 3]) and not compatible_shapes(masked, [1, 5, 4])
     assert not compatible_shapes([1, 2], [1, 2, 3])
     assert strict_compare_tensors(masked, shape_array([1, dynamic_dimension, 3]))
@@ -32,10 +34,11 @@ def test_masked_dynamic_dimensions_are_accepted_everywhere():
 
 def test_shape_delete_insert_and_clarify():
     assert shape_delete([1, 2, 3, 4], [0, -1]).tolist() == [2, 3]
-    assert shape_delete(np.ma.masked_array([1, 2, 3], [0, 1, 0]), 0).tolist() == [-1, 3]
-    assert shape_insert([1, 2], 1, dynamic_dimension).tolist() == [1, -1, 2]
+    assert shape_delete(np.ma.masked_array([1, 2, 3], [0, 1, 0]), 0).tolist() == [None, 3]
+    assert shape_insert([1, 2], 1, dynamic_dimension).tolist() == [1, None, 2]
     assert shape_insert([1, 2], 2, [5, 6]).tolist() == [1, 2, 5, 6]
-    assert clarify_partial_shape([[1, -1, 3], [-1, 4, 3]]).tolist() == [1, 4, 3]
+    assert clarify_partial_shape([shape_array([1, dynamic_dimension, 3]),
+                                  shape_array([dynamic_dimension, 4, 3])]).tolist() == [1, 4, 3]
     with pytest.raises(Error):
         clarify_partial_shape([[1, 2], [1, 3]])
     with pytest.raises(Error):
@@ -87,7 +90,8 @@ def test_eliminate_passes():
     mark_output_reachable_nodes(graph)
     assert all(graph.nodes[n]['is_output_reachable'] for n in graph.nodes)
     mark_const_producer_nodes(graph)
-    assert graph.nodes['k']['is_const_producer'] and graph.nodes['k_d']['is_const_producer']
+    # the Model Optimizer's rule: a node feeding one whose value is not known produces no constant (k_d feeds Mul)
+    assert graph.nodes['k']['is_const_producer'] and not graph.nodes['k_d']['is_const_producer']
     assert not graph.nodes['mul']['is_const_producer'] and not graph.nodes['input']['is_const_producer']
     remove_op_node_with_data_node(graph, Node(graph, 'relu'))
     assert 'relu' not in graph and 'relu_d' not in graph

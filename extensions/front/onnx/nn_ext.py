@@ -5,7 +5,7 @@ dilations, pads) hold spatial entries only, as the opset's. Conv and ConvTranspo
 (``ONNXConv``, ``ONNXConvTranspose``) for ``nn_lowering.py``, which adds the bias, the groups' weight shape and
 the output shape ConvTranspose implies.
 """
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import get_onnx_autopad, get_onnx_opset_version, onnx_attr
 from mo.ops.tensor_ops import LRN

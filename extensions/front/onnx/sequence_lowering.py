@@ -10,7 +10,7 @@ Error naming the node.
 import numpy as np
 
 from extensions.load.onnx.loader import is_onnx
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.tf.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph, Node

@@ -15,7 +15,7 @@ import numpy as np
 from extensions.front.tf.nhwc_to_nchw import NHWCToNCHW
 from extensions.front.tf.tensor_ext import constant_input
 from extensions.front.tf.indexing_lowering import BatchSpaceLowering, SpaceBatchLowering
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 

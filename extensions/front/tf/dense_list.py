@@ -9,7 +9,7 @@ elements, and the loop that fills it gives it the rank its body writes (``widen_
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast

@@ -13,7 +13,7 @@ A node extracted from TF (``layout`` 'NHWC' or 'NCHW', ``tf_weights`` set) gets:
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.tf.graph_utils import create_op_node_with_second_input, create_op_with_const_inputs
 from mo.graph.graph import Graph, Node

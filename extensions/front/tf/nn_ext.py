@@ -7,7 +7,7 @@ replacer (``nhwc_to_nchw.py``) then reorders weights and data for the opset's ch
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.extractor import FrontExtractorOp, opset_type
 from mo.front.tf.extractor_utils import data_format, tf_attr, tf_dtype_attr
 from mo.ops.activation_ops import Clamp, Elu, ReLU, SoftPlus

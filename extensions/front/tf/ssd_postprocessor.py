@@ -19,7 +19,7 @@ model outputs, which are dropped (the detections replace them).
 """
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.tf.graph_utils import create_op_with_const_inputs
 from mo.front.tf.replacement import FrontReplacementFromConfigFileSubGraph
 from mo.graph.graph import Graph

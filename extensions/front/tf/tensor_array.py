@@ -10,7 +10,7 @@ import numpy as np
 
 from extensions.front.tf.dense_list import concat_elements, dense_zeros, grow_to_index, split_elements, write_element
 from extensions.front.tf.tensor_list import equal_lengths
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
 from mo.front.common.rule import Builder, OpRule

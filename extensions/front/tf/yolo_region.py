@@ -11,7 +11,7 @@ output is still 4D (``do_softmax = 0``), a Transpose back to NHWC after it. It r
 config-driven replacer, so a user's RegionYolo replacer (the seeds' ``YoloRegionAddon``) gets
 the same treatment.
 """
-from mo.front.common.partial_infer.utils import int64_array
+from mo.utils.shape import int64_array
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.tf.graph_utils import create_op_with_const_inputs
 from mo.front.tf.replacement import FrontReplacementFromConfigFileGeneral, is_config_driven

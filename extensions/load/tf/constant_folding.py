@@ -25,7 +25,7 @@ import numpy as np
 from extensions.front.tf.tensor_ext import IDENTITY_LIKE
 from extensions.load.tf.constant_conditionals import take_constant_branches
 from extensions.load.tf.loader import TFAddResults, TFExtractor, _is_tf, tf_tensor_names
-from mo.front.common.partial_infer.utils import max_constant_bytes
+from mo.utils.shape import max_constant_bytes
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import dtypes, folding, kernels
 from mo.graph.graph import Graph, Node

@@ -4,7 +4,7 @@ Partial inference computes values wherever all inputs are constant; ``fold_infer
 turns those results into Consts, and clean-up then drops the computation that produced them. The
 middle phase runs it right after inference (``ConstantFolding``) and the back phase once more at
 the very end (``FinalConstantFolding``). How large a value inference may compute is one policy,
-:func:`mo.front.common.partial_infer.utils.max_constant_bytes`.
+:func:`mo.utils.shape.max_constant_bytes`.
 """
 import numpy as np
 

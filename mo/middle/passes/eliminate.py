@@ -22,19 +22,23 @@ def mark_output_reachable_nodes(graph: Graph):
 
 
 def mark_const_producer_nodes(graph: Graph):
-    """Set ``is_const_producer`` on every node whose outputs are all known constants and that needs no
-    model input: such nodes compute at conversion time."""
-    for node in graph.pseudo_topological_sort():
+    """Set ``is_const_producer``, as the Model Optimizer did: a node is a constant producer unless one of its
+    consumers has no fully known ``value`` (an op without a value, a data node whose value is unknown or has
+    dynamic entries), or it is at either end of a control-flow edge. So a Const op and a valued data node
+    read only by valued nodes are constant producers, and so is a node nothing reads."""
+    nodes = graph.pseudo_topological_sort()
+    for node in nodes:
+        graph.nodes[node.id]['is_const_producer'] = True
+    for node in nodes:
         data = graph.nodes[node.id]
-        if data.get('kind') == 'data':
-            producers = list(graph.predecessors(node.id))
-            data['is_const_producer'] = data.get('value') is not None or (
-                bool(producers) and all(graph.nodes[p].get('is_const_producer') for p in producers))
-        else:
-            inputs = [u for u, _, d in graph.in_edges(node.id, data=True) if not d.get('control_flow_edge')]
-            data['is_const_producer'] = data.get('op') not in ('Parameter', 'Placeholder') and (
-                data.get('op') == 'Const' or (bool(inputs) and all(graph.nodes[u].get('is_const_producer')
-                                                                   for u in inputs)))
+        for src, _, attrs in graph.in_edges(node.id, data=True):
+            if attrs.get('control_flow_edge'):
+                graph.nodes[src]['is_const_producer'] = False
+                data['is_const_producer'] = False
+        value = data.get('value')
+        if value is None or np.ma.is_masked(value):
+            for src in graph.predecessors(node.id):
+                graph.nodes[src]['is_const_producer'] = False
 
 
 def shape_inference(graph: Graph):

@@ -20,9 +20,10 @@ from copy import deepcopy
 
 import numpy as np
 
-from mo.front.common.partial_infer.utils import int64_array, shape_array
+from mo.graph.author_view import mark_graph
 from mo.graph.graph import Graph, Node
 from mo.ops.const import Const
+from mo.utils.shape import int64_array, shape_array
 
 #: attributes compare_graphs never compares (bookkeeping, not meaning)
 _IGNORED_ATTRS = {'name', 'id', 'infer', 'type_infer', 'IE', '_in_ports', '_out_ports', '_op_class', 'kind',
@@ -34,39 +35,48 @@ def build_graph(nodes_attrs: dict, edges: list, update_attributes: dict = None, 
                 cli=None) -> Graph:
     """A Graph of ``nodes_attrs`` (id -> attribute dict, deep-copied) and ``edges`` ((u, v) or (u, v, attrs)).
 
-    An edge into an op without ``in`` gets the op's next free input index; an edge out of an op
-    without ``out`` gets port 0 (a data node between ops makes the port explicit).
+    As in the Model Optimizer's helper: a node without a ``name`` is named by its id; an edge into an op
+    without ``in`` gets the op's next free input index; an edge out of an op without ``out`` gets the number
+    of edges that op already has (so an op feeding two consumers without ports uses outputs 0 and 1); every
+    edge records its source's ``name``. A control-flow edge (``control_flow_edge=True``) declares a
+    control-flow port.
     ``update_attributes`` (id -> attrs) is applied last; ``nodes_with_edges_only`` drops nodes that no
     edge mentions; ``cli`` becomes ``graph.graph['cmd_params']``.
     """
     edge_nodes = {n for edge in edges for n in edge[:2]}
     graph = Graph()
+    mark_graph(graph)  # authors' tests read shapes in the masked form; masked attributes below are stored as -1
     for node_id, attrs in nodes_attrs.items():
         if nodes_with_edges_only and node_id not in edge_nodes:
             continue
         attrs = deepcopy(attrs)
+        attrs.setdefault('name', node_id)
         for key in ('shape', 'value'):
             if isinstance(attrs.get(key), (list, tuple)):
                 attrs[key] = shape_array(attrs[key]) if key == 'shape' else np.array(attrs[key])
         graph.add_node(node_id, **attrs)
-    next_in = {}
+    next_in, out_count = {}, {}
     for edge in edges:
         src, dst = edge[0], edge[1]
         attrs = dict(edge[2]) if len(edge) > 2 and edge[2] else {}
         for end in (src, dst):
             if end not in graph:
                 raise KeyError('edge {} -> {}: node "{}" is not in nodes_attrs'.format(src, dst, end))
-        if graph.nodes[dst].get('kind') == 'op' and 'in' not in attrs:
+        src_is_op, dst_is_op = graph.nodes[src].get('kind') != 'data', graph.nodes[dst].get('kind') != 'data'
+        control_flow = bool(attrs.get('control_flow_edge'))
+        if dst_is_op and 'in' not in attrs:
             attrs['in'] = next_in.get(dst, 0)
-        if graph.nodes[src].get('kind') == 'op' and 'out' not in attrs:
-            attrs['out'] = 0
+        if src_is_op and 'out' not in attrs:
+            attrs['out'] = out_count.get(src, 0)
+        out_count[src] = out_count.get(src, 0) + 1
+        attrs.setdefault('name', graph.nodes[src]['name'])
         if 'in' in attrs:
             next_in[dst] = max(next_in.get(dst, 0), attrs['in'] + 1)
         graph.add_edge(src, dst, **attrs)
-        if graph.nodes[dst].get('kind') == 'op' and 'in' in attrs:
-            Node(graph, dst).add_input_port(attrs['in'], skip_if_exist=True)
-        if graph.nodes[src].get('kind') == 'op' and 'out' in attrs:
-            Node(graph, src).add_output_port(attrs['out'], skip_if_exist=True)
+        if dst_is_op and 'in' in attrs:
+            Node(graph, dst).add_input_port(attrs['in'], skip_if_exist=True, control_flow=control_flow)
+        if src_is_op and 'out' in attrs:
+            Node(graph, src).add_output_port(attrs['out'], skip_if_exist=True, control_flow=control_flow)
     for node_id, attrs in (update_attributes or {}).items():
         if node_id in graph:
             graph.nodes[node_id].update(deepcopy(attrs))

@@ -1,7 +1,7 @@
 """Inference for ops whose output has the shape of their (broadcast) inputs."""
 import numpy as np
 
-from mo.front.common.partial_infer.utils import fold_allowed
+from mo.utils.shape import fold_allowed
 from mo.utils.error import Error
 
 

@@ -1,37 +1,158 @@
-"""Small helpers for shapes and values used by inference functions and replacers.
+"""The Model Optimizer's shape helpers, for extension authors (``openvino.tools.mo.front.common.partial_infer.utils``).
 
-Shapes are int64 numpy arrays; an unknown dimension is stored as ``-1`` (``dynamic_dimension_value``),
-and an unknown rank is ``None``.
+A shape is a masked int64 array whose masked entries are the dynamic dimensions: ``dynamic_dimension`` is numpy's
+masked constant, so ``shape[i] is dynamic_dimension`` tests one dimension and arithmetic on dimensions propagates
+the mask (``shape[0] * shape[1]`` is masked when either is). ``dynamic_dimension_value`` is the integer that
+``shape_array`` turns into a masked entry; any other value, ``-1`` included, is an ordinary number.
 
-The Model Optimizer marked unknown dimensions with numpy's masked constant (``dynamic_dimension``,
-``np.ma.masked``) in masked arrays. Every helper here accepts both forms, so extension code written
-for the Model Optimizer (``shape_array([1, dynamic_dimension, 3])``, ``is_fully_defined``,
-``compatible_shapes``, ``strict_compare_tensors``, ``shape_delete``/``shape_insert``) gets the same
-answers; what the helpers return is mo's form (``-1`` for an unknown dimension). One Model Optimizer
-idiom does not carry over: ``shape[i] is dynamic_dimension`` is always False on mo's shapes; use
-``not is_fully_defined(shape[i])`` (true for both forms).
+mo's own passes keep shapes in another form (``mo.utils.shape``: plain arrays, ``-1`` for an unknown dimension).
+The two meet in ``mo.graph.author_view``: authors' code (extension modules, their ops' infer functions and
+replacers, tests on ``mo.utils.unittest.graph.build_graph`` graphs) reads shapes in this masked form through
+``node.shape``, ``node['shape']``, ``port.data.get_shape()`` and ``graph.node[id]``, and whatever it writes, masked
+or plain, is stored in mo's form.
 """
+from typing import Iterable, List
+
 import numpy as np
+
 from mo.utils.error import Error
+# not part of the Model Optimizer's module, kept importable here for code written against mo's earlier helpers
+from mo.utils.shape import (DEFAULT_MAX_CONSTANT_BYTES, fold_allowed, max_constant_bytes,  # noqa: F401
+                            shape_to_str)
 
-#: how mo stores a dimension whose size is not known before the model runs
-dynamic_dimension_value = -1
-#: the Model Optimizer's marker of an unknown dimension (numpy's masked constant); accepted on input
+#: a dynamic dimension: the masked entry of a shape array
 dynamic_dimension = np.ma.masked
+#: the integer ``shape_array`` masks (a large negative prime: no real size or index is ever equal to it)
+dynamic_dimension_value = -1000000007
 
 
-def _is_dynamic(dim) -> bool:
-    return dim is None or dim is np.ma.masked or (np.ndim(dim) == 0 and not np.ma.is_masked(dim) and
-                                                 int(dim) < 0)
+def shape_array(value, dtype=np.int64):
+    """``value`` (a list, tuple, array or scalar) as a masked array of ``dtype`` whose ``dynamic_dimension`` and
+    ``dynamic_dimension_value`` entries are masked (None entries too, which the Model Optimizer refused)."""
+    if value is None:
+        return None
+    if isinstance(value, Iterable) and not (isinstance(value, np.ndarray) and value.ndim == 0):
+        # masked entries must become the marker value first: masking by value would turn them into NaNs
+        value = [dynamic_dimension_value if item is dynamic_dimension or item is None else item for item in value]
+    return np.ma.masked_equal(value, dynamic_dimension_value).astype(dtype=dtype)
+
+
+def undefined_shape_of_rank(rank: int):
+    """A shape of ``rank`` dynamic dimensions."""
+    return shape_array([dynamic_dimension_value] * rank)
+
+
+def compatible_dims(dim1, dim2) -> bool:
+    """Equal, or at least one of them dynamic."""
+    return dim1 is dynamic_dimension or dim2 is dynamic_dimension or bool(dim1 == dim2)
+
+
+def _as_array(value):
+    return value if isinstance(value, np.ndarray) else shape_array(value)
+
+
+def compatible_shapes(shape1, shape2) -> bool:
+    """Same rank and size, and every pair of dimensions compatible (equal, or one dynamic)."""
+    shape1, shape2 = _as_array(shape1), _as_array(shape2)
+    if shape1.ndim != shape2.ndim or shape1.size != shape2.size:
+        return False
+    return all(compatible_dims(d1, d2) for d1, d2 in zip(shape1, shape2))
+
+
+def strict_compare_tensors(tensor1, tensor2) -> bool:
+    """Equal element by element, a dynamic entry matching only a dynamic entry; None equals only None."""
+    if tensor1 is None or tensor2 is None:
+        return tensor1 is None and tensor2 is None
+    if not isinstance(tensor1, np.ma.MaskedArray):
+        tensor1 = shape_array(tensor1)
+    if not isinstance(tensor2, np.ma.MaskedArray):
+        tensor2 = shape_array(tensor2)
+    if tensor1.ndim != tensor2.ndim or tensor1.size != tensor2.size:
+        return False
+    if tensor1.ndim == 0:
+        return tensor1.item() == tensor2.item()
+    if tensor1.shape != tensor2.shape:
+        return False
+    for d1, d2 in zip(tensor1.flatten(), tensor2.flatten()):
+        if (d1 is dynamic_dimension) != (d2 is dynamic_dimension):
+            return False
+        if d1 is not dynamic_dimension and d1 != d2:
+            return False
+    return True
+
+
+def shape_delete(shape, obj):
+    """``shape`` without the element(s) at index ``obj`` (an int, a list or an array of them; negative counts from
+    the end), keeping which dimensions are dynamic (``np.delete`` loses the mask)."""
+    if isinstance(obj, (int, np.integer)):
+        obj = [int(obj)]
+    elif isinstance(obj, np.ndarray):
+        obj = np.ravel(obj).tolist()
+    elif not isinstance(obj, list):
+        raise Error('Incorrect parameter type of "obj": {}', type(obj))
+    shape = shape if isinstance(shape, np.ma.MaskedArray) else np.ma.asarray(shape)
+    rank = len(shape)
+    keep = np.ones(rank, dtype=bool)
+    for index in obj:
+        position = index + rank if index < 0 else index
+        if not 0 <= position < rank:
+            raise Error('Incorrect element index {} to remove from {}', index, shape)
+        keep[position] = False
+    return shape[keep]
+
+
+def shape_insert(shape, pos: int, obj):
+    """``shape`` with ``obj`` (a dimension, ``dynamic_dimension``, or a list or array of them) inserted at ``pos``,
+    keeping which dimensions are dynamic (``np.insert`` loses the mask)."""
+    if obj is dynamic_dimension or obj is dynamic_dimension_value or isinstance(obj, (int, np.integer)):
+        obj = [obj]
+    elif not isinstance(obj, (np.ndarray, list)):
+        raise Error('Incorrect parameter type of "obj": {}', type(obj))
+    return np.ma.concatenate((shape_array(shape[:pos]), shape_array(obj), shape_array(shape[pos:])))
+
+
+def unmask_shape(value):
+    """A masked shape as a list with ``-1`` for each dynamic dimension (the IR's form); anything else as is."""
+    if isinstance(value, np.ma.MaskedArray):
+        return value.tolist(-1)
+    return value
+
+
+def is_fully_defined(value) -> bool:
+    """No dynamic entry: None and ``dynamic_dimension`` are not defined, a masked array is when nothing is masked,
+    a list or tuple when no item is ``dynamic_dimension``, and a plain array or number always is."""
+    if value is None or value is dynamic_dimension:
+        return False
+    if isinstance(value, np.ma.MaskedArray):
+        return not np.ma.is_masked(value)
+    if isinstance(value, (list, tuple)):
+        return not any(item is dynamic_dimension for item in value)
+    return True
+
+
+def clarify_partial_shape(*shapes):
+    """The most precise shape that agrees with all ``shapes`` (a list of them, or several arguments): each
+    dimension known in any of them; an Error when two disagree."""
+    if len(shapes) == 1 and isinstance(shapes[0], (list, tuple)):
+        shapes = shapes[0]
+    if not shapes:
+        raise Error('clarify_partial_shape needs at least one shape')
+    shapes = [_as_array(shape) for shape in shapes]
+    result = shape_array(shapes[0])
+    for shape in shapes[1:]:
+        if not compatible_shapes(shape, result):
+            raise Error('Shapes {} and {} are not compatible', unmask_shape(shape), unmask_shape(result))
+        for i, dim in enumerate(shape):
+            if dim is not dynamic_dimension:
+                result[i] = dim
+    return result
 
 
 def int64_array(value) -> np.ndarray:
-    """``value`` as an int64 numpy array (lists, tuples, scalars and arrays alike)."""
     return np.array(value, dtype=np.int64)
 
 
 def float_array(value) -> np.ndarray:
-    """``value`` as a float64 numpy array (as the Model Optimizer's ``float_array``)."""
     return np.array(value, dtype=np.float64)
 
 
@@ -39,146 +160,56 @@ def float32_array(value) -> np.ndarray:
     return np.array(value, dtype=np.float32)
 
 
-def shape_array(value, dtype=np.int64):
-    """A shape as a 1-D array with ``-1`` for unknown dimensions (None, ``dynamic_dimension``, masked
-    entries of a masked array, or negative values); None stays None."""
-    if value is None:
-        return None
-    if type(value) is np.ndarray and value.dtype.kind in 'iu' and dtype is np.int64:
-        # the common case, a shape inference computed: only negative sizes need rewriting
-        shape = value.astype(dtype)
-        shape[shape < 0] = dynamic_dimension_value
-        return shape
-    if isinstance(value, np.ma.MaskedArray):
-        return np.where(np.ma.getmaskarray(value), dynamic_dimension_value,
-                        np.ma.getdata(value)).astype(dtype).reshape(np.shape(value))
-    dims = np.asarray(value, dtype=object)
-    flat = [dynamic_dimension_value if _is_dynamic(d) else int(d) for d in np.ravel(dims)]
-    return np.array(flat, dtype=dtype).reshape(dims.shape)
-
-
-def undefined_shape_of_rank(rank: int) -> np.ndarray:
-    """A shape of ``rank`` unknown dimensions."""
-    return np.full(rank, dynamic_dimension_value, dtype=np.int64)
-
-
-def unmask_shape(value):
-    """``value`` with every unknown dimension as ``-1`` (a list for masked arrays, as the MO did)."""
-    if isinstance(value, np.ma.MaskedArray):
-        return value.tolist(dynamic_dimension_value)
-    return value
-
-
-def is_fully_defined(value) -> bool:
-    """True when ``value`` (a shape, a value, a dimension) has no unknown entry; None is not defined."""
-    if value is None or value is np.ma.masked:
-        return False
-    if isinstance(value, np.ma.MaskedArray):
-        return not np.ma.is_masked(value) and not bool(np.any(np.ma.getdata(value) < 0))
-    if isinstance(value, (list, tuple)):
-        return all(is_fully_defined(v) for v in value)
-    array = np.asarray(value)
-    if array.dtype.kind not in 'iu':
-        return True  # float or bool values have no unknown entries
-    return bool(np.all(array >= 0))
-
-
-def compatible_dims(dim1, dim2) -> bool:
-    """Equal, or at least one of them unknown."""
-    return _is_dynamic(dim1) or _is_dynamic(dim2) or int(dim1) == int(dim2)
-
-
-def compatible_shapes(shape1, shape2) -> bool:
-    """Same rank, and every pair of dimensions compatible (equal or one unknown)."""
-    if shape1 is None or shape2 is None:
-        return shape1 is None and shape2 is None
-    a, b = shape_array(shape1), shape_array(shape2)
-    return a.shape == b.shape and all(compatible_dims(x, y) for x, y in zip(a.ravel(), b.ravel()))
-
-
-def strict_compare_tensors(tensor1, tensor2) -> bool:
-    """Element-wise equal, unknown entries only where the other is unknown too; None equals None."""
-    if tensor1 is None or tensor2 is None:
-        return tensor1 is None and tensor2 is None
-    a, b = shape_array(tensor1), shape_array(tensor2)
-    return a.shape == b.shape and bool(np.array_equal(a, b))
-
-
-def shape_delete(shape, obj):
-    """``shape`` without the entries at index/indices ``obj`` (negative indices count from the end)."""
-    indices = [int(i) for i in np.ravel(obj)]
-    shape = shape_array(shape)
-    rank = len(shape)
-    indices = {i + rank if i < 0 else i for i in indices}
-    for i in indices:
-        if not 0 <= i < rank:
-            raise Error('Incorrect element index {} to remove from {}', i, shape)
-    return np.array([d for i, d in enumerate(shape) if i not in indices], dtype=np.int64)
-
-
-def shape_insert(shape, pos: int, obj):
-    """``shape`` with ``obj`` (a dimension, a list of them, or ``dynamic_dimension``) inserted at ``pos``."""
-    items = [obj] if (np.ndim(obj) == 0 or obj is np.ma.masked) else list(np.ravel(obj))
-    shape = list(shape_array(shape))
-    return shape_array(shape[:pos] + items + shape[pos:])
-
-
-def clarify_partial_shape(shapes: list):
-    """One shape that agrees with all ``shapes`` (same rank): each dimension the known size, if any."""
-    shapes = [shape_array(s) for s in shapes]
-    if not shapes:
-        return None
-    rank = len(shapes[0])
-    if any(len(s) != rank for s in shapes):
-        raise Error('Shapes of different ranks cannot be clarified: {}', [s.tolist() for s in shapes])
-    result = np.full(rank, dynamic_dimension_value, dtype=np.int64)
-    for s in shapes:
-        for i, d in enumerate(s):
-            if d >= 0:
-                if result[i] >= 0 and result[i] != d:
-                    raise Error('Shapes {} disagree in dimension {}', [x.tolist() for x in shapes], i)
-                result[i] = d
-    return result
-
-
-def shape_to_str(shape) -> str:
-    if shape is None:
-        return '[...]'
-    return '[{}]'.format(','.join('?' if d < 0 else str(int(d)) for d in np.ravel(shape)))
+def int8_array(value) -> np.ndarray:
+    return np.array(value, dtype=np.int8)
 
 
 def mo_array(value, dtype=None) -> np.ndarray:
-    return np.array(value, dtype=dtype)
+    """``np.array(value, dtype)``, except that a float64 result made from a Python number or list (not from an
+    array) without an explicit float64 ``dtype`` is float32."""
+    array = np.array(value, dtype=dtype)
+    if not isinstance(value, np.ndarray) and array.dtype == np.float64 and dtype != np.float64:
+        array = array.astype(np.float32)
+    return array
 
 
-#: default cap on the bytes of a value that inference may fold into a constant
-DEFAULT_MAX_CONSTANT_BYTES = 1 << 30
+def copy_or_none(value):
+    return None if value is None else value.copy()
 
 
-def max_constant_bytes(graph) -> int:
-    params = graph.graph.get('cmd_params') or {}
-    limit = params.get('max_constant_size')
-    return DEFAULT_MAX_CONSTANT_BYTES if limit is None else int(limit)
+def convert_tf_padding_to_str(padding: str) -> str:
+    """TensorFlow's padding name as the IR's ``auto_pad`` of a convolution or pooling."""
+    return {'SAME': 'same_upper', 'VALID': 'valid'}[padding]
 
 
-def fold_allowed(node, shape, dtype) -> bool:
-    """May ``node`` materialize a constant of ``shape``/``dtype``? Logs once per node when it may not.
+def convert_deconv_tf_padding_to_str(padding: str) -> str:
+    """TensorFlow's padding name as the IR's ``auto_pad`` of a transposed convolution."""
+    return {'SAME': 'same_lower', 'VALID': 'valid'}[padding]
 
-    Expanding ops (Broadcast, Tile, Range, Pad, broadcasting element-wise ops) ask before they
-    compute, so a constant sub-graph that would fold into gigabytes stays a computation instead
-    of exhausting memory.
-    """
-    import logging as log
-    if shape is None or any(int(d) < 0 for d in np.ravel(shape)):
-        return False
-    size = int(np.prod([int(d) for d in np.ravel(shape)], dtype=object)) * np.dtype(dtype).itemsize
-    limit = max_constant_bytes(node.graph)
-    if size <= limit:
-        return True
-    if not node.soft_get('_fold_refused', False):
-        node['_fold_refused'] = True
-        log.warning('"{}" ({}) would fold into a {:.0f} MB constant, over --max_constant_size '
-                    '({:.0f} MB); it is left as a computation'.format(node.soft_get('name', node.id),
-                                                                      node.soft_get('op'), size / 2 ** 20,
-                                                                      limit / 2 ** 20))
-    return False
+
+def is_dynamic_slice(s) -> bool:
+    """Is ``s`` a slice with a dynamic start, stop or step?"""
+    return isinstance(s, slice) and any(part is dynamic_dimension for part in (s.start, s.stop, s.step))
+
+
+def reverse_bypass_infer(node, in_ports: List[int]):
+    """Give each of ``in_ports`` whose shape is unknown the shape of output 0."""
+    if node.out_port(0).disconnected():
+        return
+    output_shape = node.out_port(0).data.get_shape()
+    if output_shape is None:
+        return
+    for port in in_ports:
+        if not node.is_in_port_connected(port):
+            raise Error('Input {} of "{}" is not connected', port, node.soft_get('name', node.id))
+        if node.in_port(port).data.get_shape() is None:
+            node.in_port(port).data.set_shape(output_shape)
+
+
+def set_input_shapes(node, *shapes):
+    """Give input ``i`` the shape ``shapes[i]`` where it is connected and has no shape yet."""
+    if len(shapes) > len(node.in_ports()):
+        raise Error('"{}" has {} inputs, not {}', node.soft_get('name', node.id), len(node.in_ports()), len(shapes))
+    for i, shape in enumerate(shapes):
+        if node.is_in_port_connected(i) and node.in_port(i).data.get_shape() is None:
+            node.in_port(i).data.set_shape(shape)
