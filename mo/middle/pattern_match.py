@@ -14,6 +14,8 @@ the graph.
 import itertools
 import re
 
+import numpy as np
+
 from mo.graph.graph import Graph, Node
 
 _INDEXED_MATCH_KEYS = ('op', 'type', 'name')
@@ -310,6 +312,12 @@ def _constraints(ops: str, attr: str, data_nodes: bool) -> dict:
 def _replace_constraints(nodes: list, alias: str, constraints: dict):
     """Give ``alias`` the constraints of its op spec, met after a bare reference to it."""
     nodes[[a for a, _ in nodes].index(alias)] = (alias, constraints)
+
+
+def check_value(value, check) -> bool:
+    """The Model Optimizer's predicate helper for a node's ``value`` constraint: the value is known, real, and
+    ``check(value)`` holds (``('c', dict(value=lambda v: check_value(v, lambda x: np.allclose(x, 3.0))))``)."""
+    return value is not None and bool(np.all(np.isreal(value))) and bool(check(value))
 
 
 def all_edges_in_nodes(nodes: list, edges: list) -> bool:

@@ -23,6 +23,7 @@ import numpy as np
 from mo.graph.author_view import mark_graph
 from mo.graph.graph import Graph, Node
 from mo.ops.const import Const
+from mo.utils.error import Error
 from mo.utils.shape import int64_array, shape_array
 
 #: attributes compare_graphs never compares (bookkeeping, not meaning)
@@ -83,6 +84,39 @@ def build_graph(nodes_attrs: dict, edges: list, update_attributes: dict = None, 
     if cli is not None:
         graph.graph['cmd_params'] = cli
     graph.graph.setdefault('layout', 'NCHW')
+    return graph
+
+
+def build_graph_with_edge_attrs(nodes_attrs: dict, edges: list, update_attributes: dict = None, cli=None) -> Graph:
+    """The Model Optimizer's variant of :func:`build_graph` for edges that all carry their attributes
+    (``(u, v, attrs)``): only the nodes the edges mention are made."""
+    return build_graph(nodes_attrs, edges, update_attributes, nodes_with_edges_only=True, cli=cli)
+
+
+def build_graph_with_attrs(nodes_with_attrs: list, edges_with_attrs: list, new_nodes_with_attrs: list = (),
+                           new_edges_with_attrs: list = (), update_edge_attrs: dict = None,
+                           update_nodes_attributes: list = None, nodes_with_edges_only: bool = False,
+                           add_nodes_from_edges: bool = False) -> Graph:
+    """The Model Optimizer's list form of :func:`build_graph`: nodes as ``(id, attrs)`` pairs, edges as
+    ``(u, v[, attrs])``, plus ``new_*`` ones that must not repeat the others; ``update_edge_attrs`` maps
+    ``(u, v, key)`` to attributes of that edge, ``update_nodes_attributes`` is a list of ``(id, attrs)``; with
+    ``add_nodes_from_edges`` an edge may name a node that is not listed (it is made without attributes)."""
+    known = {node_id for node_id, _ in nodes_with_attrs}
+    if any(node_id in known for node_id, _ in new_nodes_with_attrs):
+        raise Error('Some nodes from new_nodes_with_attrs are already in nodes. Please, add to '
+                    'new_nodes_with_attrs only NEW nodes.')
+    if {tuple(e[:2]) for e in edges_with_attrs} & {tuple(e[:2]) for e in new_edges_with_attrs}:
+        raise Error('Some edges from new_edges_with_attrs are already in edges. Please, add to '
+                    'new_edges_with_attrs only NEW edges.')
+    nodes = dict(list(nodes_with_attrs) + list(new_nodes_with_attrs))
+    edges = list(edges_with_attrs) + list(new_edges_with_attrs)
+    missing = {n for edge in edges for n in edge[:2]} - set(nodes)
+    if missing and not add_nodes_from_edges:
+        raise Error('Some nodes from list of edges is not in nodes. Please, add all necessary nodes.')
+    nodes.update({node_id: {} for node_id in missing})
+    graph = build_graph(nodes, edges, dict(update_nodes_attributes or ()), nodes_with_edges_only)
+    for (u, v, key), attrs in (update_edge_attrs or {}).items():
+        graph[u][v][key].update(attrs)
     return graph
 
 
@@ -151,23 +185,26 @@ def _split(tensor: str, port_first: bool):
 
 
 def connect(first_tensor_name: str, second_tensor_name: str, skip_data: bool = False, front_phase: bool = False):
-    """Edges from ``'op'``/``'op:out_port'`` to ``'consumer'``/``'in_port:consumer'``.
+    """Edges from ``'op'``/``'op:out_port'`` to ``'consumer'``/``'in_port:consumer'``, as the Model Optimizer's
+    helper made them.
 
-    In the middle phase (default) they pass through ``op + '_d'``, the producer's data node (as
-    made by ``regular_op_with_*_data``); ``skip_data`` or ``front_phase`` connect the ops directly.
+    In the middle phase (default) they pass through ``op + '_d'``, the producer's data node (as made by
+    ``regular_op_with_*_data``; the same name whatever the output port); ``skip_data`` makes only the edge from
+    that data node to the consumer; ``front_phase`` connects the ops directly.
     """
     src, out_port = _split(first_tensor_name, port_first=False)
     dst, in_port = _split(second_tensor_name, port_first=True)
-    if skip_data or front_phase:
+    if skip_data:
+        return [(src + '_d', dst, {'out': out_port, 'in': in_port})]
+    if front_phase:
         return [(src, dst, {'out': out_port, 'in': in_port})]
-    data = src + '_d' if out_port == 0 else '{}_{}_d'.format(src, out_port)
-    return [(src, data, {'out': out_port}), (data, dst, {'in': in_port})]
+    return [(src, src + '_d', {'out': out_port}), (src + '_d', dst, {'in': in_port})]
 
 
-def connect_data(data_node_name: str, second_tensor_name: str):
-    """An edge from a data node to ``'in_port:consumer'``."""
-    dst, in_port = _split(second_tensor_name, port_first=True)
-    return [(data_node_name, dst, {'in': in_port})]
+def connect_data(first_tensor_name: str, second_tensor_name: str):
+    """The edge from ``first_tensor_name``'s data node (``'op:out_port'`` -> ``op_d``) to
+    ``'in_port:consumer'``."""
+    return connect(first_tensor_name, second_tensor_name, skip_data=True)
 
 
 def connect_front(first_tensor_name: str, second_tensor_name: str):
@@ -206,7 +243,8 @@ def compare_graphs(graph: Graph, graph_ref: Graph, last_node: str, last_node_ref
     Nodes are paired by walking inputs port by port; paired nodes must have the same kind, op and
     type; data nodes the same shape and value; with ``check_op_attrs`` op nodes also every attribute
     the reference node sets (except bookkeeping such as names and ports), and with
-    ``consider_names`` the same ``name``.
+    ``consider_names`` the same ``name``. A reference attribute set to None is not compared, as in the Model
+    Optimizer's helper.
     """
     last_node_ref = last_node if last_node_ref is None else last_node_ref
     problems = []
@@ -233,7 +271,7 @@ def compare_graphs(graph: Graph, graph_ref: Graph, last_node: str, last_node_ref
                     problems.append('{}: {} is {}, reference {}'.format(where, key, attrs.get(key), ref.get(key)))
         elif check_op_attrs:
             for key, value in ref.items():
-                if key in _IGNORED_ATTRS or callable(value):
+                if key in _IGNORED_ATTRS or callable(value) or value is None:  # None: not compared (as the MO)
                     continue
                 if key not in attrs:
                     problems.append('{}: has no attribute {!r} (reference {!r})'.format(where, key, value))
