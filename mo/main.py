@@ -7,13 +7,12 @@ Every failure ends as one ``[ ERROR ]`` line (and a hint where one helps) with e
 for bad command-line usage; a traceback is printed only with ``--log_level=DEBUG``.
 """
 import argparse
-import difflib
 import gc
 import logging as log
 import os
 import sys
 
-from mo.pipeline import progress
+from mo.pipeline import progress, timing
 from mo.utils import prefetch
 from mo.utils.error import Error, FrameworkError, UsageError
 from mo.version import __version__
@@ -37,6 +36,7 @@ class _Parser(argparse.ArgumentParser):
         if message.startswith('unrecognized arguments:'):
             unknown = message.partition(':')[2].split()
             options = [name for action in target._actions for name in action.option_strings]
+            import difflib  # only for this error: its import costs every run a few milliseconds
             close = difflib.get_close_matches(unknown[0].split('=')[0], options, n=1) if unknown else []
             if close:
                 hint = 'did you mean {}? {}'.format(close[0], hint)
@@ -144,11 +144,13 @@ def main(argv=None) -> int:
     # counting (peak memory is the same on every benchmark model), while cyclic-GC passes over a
     # graph of 10^5 objects cost about a tenth of a conversion. Restored for callers in-process.
     progress.mark_start()
+    timing.mark('start')
     collecting = gc.isenabled()
     gc.disable()
     try:
         return _run(sys.argv[1:] if argv is None else list(argv))
     finally:
+        timing.report()
         if collecting:
             gc.enable()
 

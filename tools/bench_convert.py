@@ -32,6 +32,10 @@ embeddings, 4 x multi-head attention + GELU feed-forward + layer norms) and, onl
 memory bound: peak RSS should stay near the largest tensor plus the graph). Each IR is checked
 against the SavedModel's signature run by TensorFlow.
 
+After the table, a breakdown of mo's best run per model (tools/bench_breakdown.py): the floor (fresh
+``python -c pass``, ``import numpy``, ``import mo.main``) and the phases ``mo`` reports under ``MO_TIMING=1``
+(to ``main()``, imports, load, pipeline, write, exit), next to ovc's time and the issue's 0.33x target.
+
 Targets per model (reported, not enforced): at least 10x faster than legacy MO, not slower
 than ovc, peak memory below both.  Frozen models are cached under ``--work``
 (default ``~/.cache/mo-bench/work``) and rebuilt when the test-model builders or the
@@ -57,6 +61,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_saved_models import (DEFAULT_SAVED_MODELS, SAVED_MODELS, _has, load_or_build_saved_model,  # noqa: E402
                                 verify_saved_model)
+import bench_breakdown  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 for p in (ROOT, ROOT / 'tools'):
@@ -210,6 +215,8 @@ class Run:
     returncode: int
     output: str = ''
     cpu: float = float('nan')
+    #: mo's phases from its MO_TIMING line (bench_breakdown.parse_timing), None for other tools
+    timing: Optional[Dict[str, float]] = None
 
 
 def tool_command(tool: str, pb: Path, out_dir: Path, legacy_venv: Path) -> List[str]:
@@ -235,6 +242,7 @@ def tool_command(tool: str, pb: Path, out_dir: Path, legacy_venv: Path) -> List[
 _LAUNCHER = r"""
 import json, os, signal, sys, time
 timeout, report, cmd = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+start_epoch = time.time()
 start = time.perf_counter()
 pid = os.fork()
 if pid == 0:
@@ -248,7 +256,7 @@ _, status, usage = os.wait4(pid, 0)
 seconds = time.perf_counter() - start
 signal.setitimer(signal.ITIMER_REAL, 0)
 with open(report, "w") as f:
-    json.dump({"seconds": seconds, "maxrss_kib": usage.ru_maxrss,
+    json.dump({"seconds": seconds, "start_epoch": start_epoch, "maxrss_kib": usage.ru_maxrss,
                "cpu": usage.ru_utime + usage.ru_stime,
                "returncode": os.waitstatus_to_exitcode(status)}, f)
 """
@@ -264,7 +272,7 @@ def child_env(pycache: Path) -> Dict[str, str]:
     fills it; every tool is treated alike.
     """
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL='3', PYTHONHASHSEED='0',
-               PYTHONPYCACHEPREFIX=str(pycache))
+               PYTHONPYCACHEPREFIX=str(pycache), MO_TIMING='1')  # MO_TIMING: mo's phases on stderr
     # the `mo` console script imports the mo of this checkout, not whichever one is installed
     env['PYTHONPATH'] = os.pathsep.join([str(ROOT)] + [p for p in [env.get('PYTHONPATH')] if p])
     env.pop('PYTHONDONTWRITEBYTECODE', None)
@@ -290,7 +298,7 @@ def measure(cmd: Sequence[str], timeout: float, env: Optional[Dict[str, str]] = 
     if data['seconds'] >= timeout:
         text += '\n[killed after %.0f s]' % timeout
     return Run(data['seconds'], data['maxrss_kib'] / 1024.0, data['returncode'], text[-3000:],
-               data['cpu'])
+               data['cpu'], bench_breakdown.parse_timing(text, data['start_epoch'], data['seconds']))
 
 
 @dataclasses.dataclass
@@ -591,6 +599,7 @@ def main(argv=None) -> int:
             model_path = smallest.directory
         print('warming up on %s ...' % smallest.name, flush=True)
         warm_up(model_path, tools, args.timeout, scratch, venv, env)
+    floor = bench_breakdown.measure_floor(measure, env, args.repeat, args.timeout) if recs else {}
     rows = []
     for rec in recs:
         pb = work / 'models' / (rec.name + '.pb')
@@ -617,6 +626,9 @@ def main(argv=None) -> int:
         print('Converting frozen Keras models to float32 IR; best of %d fresh processes per tool; '
               'peak RSS of the converting process.' % args.repeat)
         print(table(rows, tools, args.judge))
+        print()
+        print('Where mo\'s wall time goes (its best run, MO_TIMING phases):')
+        print(bench_breakdown.breakdown_table(rows, floor))
     if saved_rows:
         print()
         print('Converting SavedModel directories to float32 IR; best of %d fresh processes per tool; '

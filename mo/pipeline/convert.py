@@ -1,6 +1,5 @@
 """``mo convert``: a TensorFlow or ONNX model becomes an OpenVINO IR (NAME.xml + NAME.bin)."""
 import contextvars
-import hashlib
 import logging as log
 import os
 import time
@@ -14,6 +13,7 @@ from mo.utils.error import Error, UsageError
 from mo.utils.import_extensions import load_extensions, split_dirs
 from mo.pipeline.model_io import ir_layer_count, model_io
 from mo.pipeline.progress import Progress
+from mo.pipeline import timing
 from mo.utils.config_update import update_config
 from mo.back.ir.writer import write_ir
 from mo.pipeline.report import write_report
@@ -210,7 +210,7 @@ def convert(options: dict):
     options['framework'] = framework = detect_framework(options)
     if framework == 'onnx' and options.get('graph_def_bytes') is not None:
         options['onnx_model'] = options.pop('graph_def_bytes')
-    load_extensions(split_dirs(options.get('extensions')), with_transforms=False)
+    load_extensions(split_dirs(options.get('extensions')), with_transforms=False, framework=framework)
     # --dump_ops looks at the graph: an IR in the current directory would be a surprise
     write = bool(options.get('output_dir')) or not options.get('dump_ops')
     output_dir = options.get('output_dir') or '.'
@@ -232,9 +232,12 @@ def convert(options: dict):
     progress = Progress(len(enabled), force=bool(options.get('progress')), stream=bool(options.get('stream_output')),
                         silent=bool(options.get('silent')), steps=enabled)
     hooks = [progress] + ([_ops_printer(options['dump_ops'])] if options.get('dump_ops') else [])
+    hooks += [hook for hook in [timing.after_step_hook()] if hook is not None]
+    timing.mark('imports')
     bodies = _BODIES.set(_BodyConversions())
     try:
         apply_replacements(graph, infos, steps, lambda info, g: [hook(info, g) for hook in hooks])
+        timing.mark('pipeline')
         if options.get('static_shape'):
             _check_static(graph)
         meta = {'cli_parameters': {k: _option_text(options.get(k)) for k in RECORDED_OPTIONS
@@ -244,6 +247,7 @@ def convert(options: dict):
         if write:
             progress.message('writing the IR')
             xml_path, bin_path = write_ir(graph, output_dir, model_name, meta)
+            timing.mark('write')
     except Exception as exc:
         if options.get('report'):  # what ran, and where it stopped
             write_report(options['report'], steps, {'seconds': round(time.perf_counter() - start, 6),
@@ -281,6 +285,7 @@ def convert_sub_graph(graph_def_bytes: bytes, outputs: str) -> Graph:
     returns the back-phase graph (the same one for the same body and inputs within one model's
     conversion: treat it as read-only). Replacers with ``run_not_recursively`` run on the model's
     graph only."""
+    import hashlib  # only models with loops or conditionals need it: most conversions skip its import
     key = (hashlib.sha256(graph_def_bytes).digest(), outputs)
     options = {'framework': 'tf', 'graph_def_bytes': graph_def_bytes, 'output': outputs, 'sub_graph': True}
     return convert_loaded_sub_graph(key, lambda: Graph(cmd_params=options, source_format='tf', layout='NHWC'))

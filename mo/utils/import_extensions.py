@@ -20,6 +20,18 @@ EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'load/onnx', 'front', 'front/tf',
 
 _loaded_user_dirs = {}
 
+#: framework -> the sub-directories that hold its own load steps, extractors and replacers; a conversion of one
+#: framework's model imports none of the others' (their steps would all be skipped by ``graph_condition``)
+FRAMEWORK_SUBDIRS = {'tf': ('load/tf', 'front/tf'), 'onnx': ('load/onnx', 'front/onnx')}
+
+#: framework -> the modules in another framework's folders that also serve it (a replacer declaring
+#: ``frameworks = ('tf', 'onnx')``, an extractor with an explicit ``framework``); tests/core/test_framework_loading.py
+#: derives this from the registries and fails when it is stale
+SHARED_MODULES = {
+    'tf': (),
+    'onnx': ('extensions.front.tf.identity_eraser', 'extensions.front.tf.indexing_lowering'),
+}
+
 
 def _framework_modules():
     # anchors and the framework's own steps register themselves on import
@@ -30,18 +42,23 @@ def _framework_modules():
         importlib.import_module('mo.ops.' + info.name)
 
 
-def load_builtin(with_transforms: bool = True, with_converter: bool = True):
+def load_builtin(with_transforms: bool = True, with_converter: bool = True, framework: str = None):
     """Import the framework's steps and every module of the ``extensions`` package.
 
     ``with_transforms=False`` leaves out ``extensions/transforms`` (the ``mo transform`` catalogue),
     which ``mo convert`` never runs; ``with_converter=False`` leaves out everything else (the ops and
-    the load/front/middle/back steps), which ``mo transform`` never runs: importing what a command
-    does not run only lengthens its start-up.
+    the load/front/middle/back steps), which ``mo transform`` never runs; ``framework`` (``'tf'`` or
+    ``'onnx'``) leaves out the other frameworks' folders (``FRAMEWORK_SUBDIRS``) but for the modules
+    that also serve this one (``SHARED_MODULES``): importing what a command does not run only
+    lengthens its start-up. The steps left out are the ones whose ``graph_condition`` would skip them,
+    so the steps that run, and their order, are those of a full load.
     """
     if with_converter:
         _framework_modules()
     import extensions
     root = os.path.dirname(extensions.__file__)
+    foreign = set() if framework is None else {
+        sub for other, subs in FRAMEWORK_SUBDIRS.items() if other != framework for sub in subs}
     for sub in EXTENSION_SUBDIRS:
         if (sub == 'transforms' and not with_transforms) or (sub != 'transforms' and not with_converter):
             continue
@@ -49,10 +66,11 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True):
         if not os.path.isdir(directory):
             continue
         package = 'extensions.' + sub.replace('/', '.')
-        for info in sorted(pkgutil.iter_modules([directory]), key=lambda i: i.name):
-            if info.ispkg:
-                continue
-            importlib.import_module('{}.{}'.format(package, info.name))
+        names = sorted(info.name for info in pkgutil.iter_modules([directory]) if not info.ispkg)
+        if sub in foreign:  # only what also serves this framework, where a full load imports it
+            names = [name for name in names if '{}.{}'.format(package, name) in SHARED_MODULES.get(framework, ())]
+        for name in names:
+            importlib.import_module('{}.{}'.format(package, name))
     if with_converter:
         importlib.import_module('extensions.pipeline_order')
 
@@ -120,13 +138,14 @@ def load_dir(directory: str):
     return found
 
 
-def load_extensions(dirs=None, with_transforms: bool = True, with_converter: bool = True):
+def load_extensions(dirs=None, with_transforms: bool = True, with_converter: bool = True, framework: str = None):
     """Load the built-ins, then each user directory in order (users' classes take over).
 
-    ``with_transforms`` and ``with_converter`` as for ``load_builtin``; users' directories are
-    always loaded whole.
+    ``with_transforms``, ``with_converter`` and ``framework`` as for ``load_builtin``, but with users'
+    directories the built-ins are loaded whole (a user's step ordered against a built-in step of another
+    framework keeps its place); users' directories are always loaded whole.
     """
-    load_builtin(with_transforms, with_converter)
+    load_builtin(with_transforms, with_converter, None if dirs else framework)
     for directory in dirs or []:
         load_dir(directory)
 

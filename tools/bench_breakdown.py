@@ -1,0 +1,80 @@
+"""Where the wall time of a `mo convert` process goes, for tools/bench_convert.py.
+
+Two sources, both fresh processes started the way the benchmark starts the tools:
+
+- the floor: ``python -c pass`` (the interpreter with its site packages), ``python -c "import numpy"``
+  and ``python -c "import mo.main"``, best of a few runs each;
+- the phases that ``mo`` itself reports with ``MO_TIMING=1`` (``mo.pipeline.timing``): the wall-clock
+  time at which ``main()`` started, which the launcher's own start time turns into "to main()"
+  (interpreter, site, ``import mo.main``), then ``imports`` (command modules, built-in steps and their
+  order), ``load`` (reading and parsing the model, load-phase folding, extraction), ``pipeline`` (front,
+  middle and back phases) and ``write`` (the IR); ``exit`` is what remains of the measured wall time.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable, Dict, Optional, Sequence
+
+TIMING_PREFIX = '[ TIMING ] '
+PHASES = ('to_main', 'imports', 'load', 'pipeline', 'write', 'exit')
+#: the issue's target: mo's whole process in at most this fraction of ovc's
+TARGET_OF_OVC = 0.33
+
+FLOOR_COMMANDS = (('interpreter', 'pass'), ('numpy', 'import numpy'), ('mo.main', 'import mo.main'))
+
+
+def parse_timing(output: str, start_epoch: float, seconds: float) -> Optional[Dict[str, float]]:
+    """The phases of one run from its ``[ TIMING ]`` line, or None when it has none."""
+    line = next((l for l in reversed(output.splitlines()) if l.startswith(TIMING_PREFIX)), None)
+    if line is None or start_epoch != start_epoch:  # no line, or a launcher without a start time (NaN)
+        return None
+    values = dict(item.split('=', 1) for item in line[len(TIMING_PREFIX):].split())
+    phases = {'to_main': float(values.pop('main_start')) - start_epoch}
+    for name in PHASES[1:-1]:
+        if name in values:
+            phases[name] = float(values[name])
+    phases['exit'] = seconds - sum(phases.values())
+    return phases
+
+
+def measure_floor(measure: Callable, env: Dict[str, str], repeat: int, timeout: float) -> Dict[str, float]:
+    """Best wall seconds of each ``FLOOR_COMMANDS`` process (numpy and mo.main include the interpreter)."""
+    floor = {}
+    for name, code in FLOOR_COMMANDS:
+        runs = [measure([sys.executable, '-c', code], timeout, env) for _ in range(repeat)]
+        ok = [r.seconds for r in runs if r.returncode == 0]
+        floor[name] = min(ok) if ok else float('nan')
+    return floor
+
+
+def floor_line(floor: Dict[str, float]) -> str:
+    interpreter = floor.get('interpreter', float('nan'))
+    return ('Floor (fresh processes, best of the runs): `python -c pass` %.3f s; `import numpy` +%.3f s; '
+            '`import mo.main` +%.3f s (it imports no numpy).' % (
+                interpreter, floor.get('numpy', float('nan')) - interpreter,
+                floor.get('mo.main', float('nan')) - interpreter))
+
+
+def breakdown_table(rows: Sequence, floor: Dict[str, float]) -> str:
+    """Markdown: per model, mo's best run split into phases, next to ovc's best wall time and the target.
+
+    ``rows`` are ``(rec, {tool: Result})`` as the benchmark keeps them; a Result's runs carry ``timing``.
+    """
+    head = ['model', 'mo wall s', 'ovc wall s', 'mo/ovc', 'target %.2fx ovc s' % TARGET_OF_OVC,
+            'to main() s', 'imports s', 'load s', 'pipeline s', 'write s', 'exit s', 'interpreter+numpy share']
+    lines = [floor_line(floor), '', '| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
+    base = floor.get('numpy', float('nan'))
+    for rec, res in rows:
+        ours = res.get('mo')
+        timed = [r for r in (ours.ok_runs if ours else []) if getattr(r, 'timing', None)]
+        if not timed:
+            continue
+        best = min(timed, key=lambda r: r.seconds)
+        ovc = res.get('ovc')
+        ovc_s = ovc.seconds if ovc is not None and ovc.ok_runs else float('nan')
+        cells = [rec.name, '%.2f' % best.seconds, '%.2f' % ovc_s, '%.2f' % (best.seconds / ovc_s),
+                 '%.2f' % (TARGET_OF_OVC * ovc_s)]
+        cells += ['%.3f' % best.timing[p] if p in best.timing else '–' for p in PHASES]
+        cells.append('%.0f%%' % (100.0 * base / best.seconds))
+        lines.append('| ' + ' | '.join(cells) + ' |')
+    return '\n'.join(lines)
