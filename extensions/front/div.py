@@ -8,9 +8,9 @@ mo's IR keeps ``Divide``, so the class is ``legacy_only`` (the Model Optimizer's
 """
 import numpy as np
 
+from extensions.front.legacy_inverse_input import replace_with_inverse_of_second
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
-from mo.graph.graph import Graph, Node, rename_node
+from mo.graph.graph import Graph, Node
 from mo.ops.elementwise import Mul, Pow
 
 
@@ -27,18 +27,7 @@ class Div(FrontReplacementPattern):
             return
         if divisor is not None and np.issubdtype(np.asarray(divisor).dtype, np.integer):
             return
-        graph = div.graph
-        name = div.soft_get('name', div.id)
-        rename_node(div, name + '/to_be_removed')
-        mul = Mul(graph, {'name': name}).create_node()
-        rename_node(mul, name)
-        div.in_port(0).get_connection().set_destination(mul.in_port(0))
-        div.in_port(1).get_connection().set_destination(mul.in_port(1))
-        div.out_port(0).get_connection().set_source(mul.out_port(0))
-
-        minus_one = np.array(-1, dtype=div.soft_get('data_type', np.float32))
-        reciprocal = create_op_with_const_inputs(graph, Pow, {1: minus_one}, {'name': name + '/reciprocal_'})
-        mul.in_port(1).get_connection().insert_node(reciprocal)
+        replace_with_inverse_of_second(div, Mul, Pow, 'reciprocal_')
 
     def find_and_replace_pattern(self, graph: Graph):
         for div in graph.get_op_nodes(op='Div'):

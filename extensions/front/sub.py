@@ -6,11 +6,9 @@ Sub is renamed ``<name>/to_be_removed`` and left unconnected for the clean-up. A
 known values (a shape computation) and one marked ``zero_point_sub`` stay. mo's IR keeps ``Subtract``, so
 the class is ``legacy_only`` (the Model Optimizer's was disabled too: its middle-phase fusing called it).
 """
-import numpy as np
-
+from extensions.front.legacy_inverse_input import replace_with_inverse_of_second
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
-from mo.graph.graph import Graph, Node, rename_node
+from mo.graph.graph import Graph, Node
 from mo.ops.elementwise import Add, Mul
 
 
@@ -24,18 +22,7 @@ class Sub(FrontReplacementPattern):
         """Replace one Sub node (a no-op when both its inputs are known values)."""
         if sub.in_port(0).data.get_value() is not None and sub.in_port(1).data.get_value() is not None:
             return
-        graph = sub.graph
-        name = sub.soft_get('name', sub.id)
-        rename_node(sub, name + '/to_be_removed')
-        add = Add(graph, {'name': name}).create_node()
-        rename_node(add, name)
-        sub.in_port(0).get_connection().set_destination(add.in_port(0))
-        sub.in_port(1).get_connection().set_destination(add.in_port(1))
-        sub.out_port(0).get_connection().set_source(add.out_port(0))
-
-        minus_one = np.array(-1, dtype=sub.soft_get('data_type', np.float32))
-        negate = create_op_with_const_inputs(graph, Mul, {1: minus_one}, {'name': name + '/neg_'})
-        add.in_port(1).get_connection().insert_node(negate)
+        replace_with_inverse_of_second(sub, Add, Mul, 'neg_')
 
     def find_and_replace_pattern(self, graph: Graph):
         for sub in graph.get_op_nodes(op='Sub'):

@@ -10,21 +10,10 @@ runs on z = Complex(x, y), the result compared part by part with TensorFlow.
 import numpy as np
 import tensorflow as tf
 
+from tests.ops.dtype_kit import complex_parts, second_operand
 from tests.ops.harness import In, OpCase, grid, register
 
 _R = tf.raw_ops
-
-
-def _parts(r):
-    if isinstance(r, (tuple, list)):
-        return tuple(t for item in r for t in _parts(item))
-    return (tf.math.real(r), tf.math.imag(r)) if r.dtype.is_complex else (r,)
-
-
-def _w(z):
-    """A second complex operand of z's shape."""
-    part = z.dtype.real_dtype
-    return tf.reverse(z, axis=[0]) * tf.complex(tf.constant(0.6, part), tf.constant(-0.8, part))
 
 
 def _c(values, z):
@@ -48,15 +37,15 @@ _SHAPE = (2, 3, 4)
 
 #: variant -> (z's shape, fn(z))
 _VARIANTS = {
-    'BatchMatMul_adj_x': (_SQUARE, lambda z: _R.BatchMatMul(x=z, y=_w(z), adj_x=True)),
-    'BatchMatMulV2_adj_both_broadcast': (_SQUARE, lambda z: _R.BatchMatMulV2(x=z[:1], y=_w(z), adj_x=True,
+    'BatchMatMul_adj_x': (_SQUARE, lambda z: _R.BatchMatMul(x=z, y=second_operand(z), adj_x=True)),
+    'BatchMatMulV2_adj_both_broadcast': (_SQUARE, lambda z: _R.BatchMatMulV2(x=z[:1], y=second_operand(z), adj_x=True,
                                                                              adj_y=True)),
-    'BatchMatMulV3_adj_x': (_SHAPE, lambda z: _R.BatchMatMulV3(x=z, y=_w(z), adj_x=True, Tout=z.dtype)),
+    'BatchMatMulV3_adj_x': (_SHAPE, lambda z: _R.BatchMatMulV3(x=z, y=second_operand(z), adj_x=True, Tout=z.dtype)),
     'MatMul_transposes': ((2, 3, 4), lambda z: _R.MatMul(a=z[0], b=z[1], transpose_a=True)),
     'Einsum_one_operand': (_SHAPE, lambda z: _R.Einsum(inputs=[z], equation='bij->jb')),
     'Einsum_diagonal': (_SQUARE, lambda z: _R.Einsum(inputs=[z], equation='bii->bi')),
-    'Einsum_ellipsis': (_SHAPE, lambda z: _R.Einsum(inputs=[z, _w(z)], equation='...ij,...kj->...ik')),
-    'Einsum_full_sum': (_SHAPE, lambda z: _R.Einsum(inputs=[z, _w(z)], equation='bij,bij->')),
+    'Einsum_ellipsis': (_SHAPE, lambda z: _R.Einsum(inputs=[z, second_operand(z)], equation='...ij,...kj->...ik')),
+    'Einsum_full_sum': (_SHAPE, lambda z: _R.Einsum(inputs=[z, second_operand(z)], equation='bij,bij->')),
     'Einsum_outer': (_SHAPE, lambda z: _R.Einsum(inputs=[z[0, 0], z[1, 1]], equation='i,j->ij')),
     'SparseTensorDenseMatMul_adjoint_a': (_SHAPE, lambda z: _sparse(z, adjoint_a=True)),
     'SparseTensorDenseMatMul_adjoint_b': (_SHAPE, lambda z: _sparse(z, adjoint_b=True)),
@@ -76,8 +65,8 @@ _VARIANTS = {
         data=z, segment_ids=[[2, -1, 0], [0, 2, -1]], num_segments=4)),
     'ClipByValue_ordered': (_SHAPE, lambda z: _R.ClipByValue(t=z, clip_value_min=_c(-0.5 - 0.25j, z),
                                                              clip_value_max=_c(0.75 + 1j, z))),
-    'ClipByValue_tensor_bounds': (_SHAPE, lambda z: _R.ClipByValue(t=z, clip_value_min=_w(z),
-                                                                   clip_value_max=_w(z) + _c(0.5 + 0.5j, z))),
+    'ClipByValue_tensor_bounds': (_SHAPE, lambda z: _R.ClipByValue(t=z, clip_value_min=second_operand(z),
+                                                                   clip_value_max=second_operand(z) + _c(0.5 + 0.5j, z))),
 }
 
 #: the edges of the products: zeros (a product through one is 0), the negative real axis (argument pi), -0
@@ -130,19 +119,19 @@ def _elementwise_close(actual, expected):
 
 def _wide(op):
     fn = getattr(_R, op)
-    return OpCase('', lambda x, y: _parts(fn(x=tf.complex(x, y))),
+    return OpCase('', lambda x, y: complex_parts(fn(x=tf.complex(x, y))),
                   [In((1000,), np.float32, values=_wide_values(0)), In((1000,), np.float32, values=_wide_values(1))],
                   check=_elementwise_close)
 
 
 def _case(variant, dtype):
     shape, fn = _VARIANTS[variant]
-    return OpCase('', lambda x, y: _parts(fn(tf.complex(x, y))), [In(shape, dtype), In(shape, dtype)],
+    return OpCase('', lambda x, y: complex_parts(fn(tf.complex(x, y))), [In(shape, dtype), In(shape, dtype)],
                   rtol=1e-4 if dtype == np.float32 else 1e-6)
 
 
 def _fixed(fn, real, imag, dtype):
-    return OpCase('', lambda x, y: _parts(fn(tf.complex(x, y))),
+    return OpCase('', lambda x, y: complex_parts(fn(tf.complex(x, y))),
                   [In(np.shape(real), dtype, values=lambda rng, s: np.array(real)),
                    In(np.shape(imag), dtype, values=lambda rng, s: np.array(imag))],
                   rtol=1e-4 if dtype == np.float32 else 1e-6)

@@ -8,21 +8,10 @@ their imaginary part. Each op runs on z = Complex(x, y) and the result is compar
 import numpy as np
 import tensorflow as tf
 
+from tests.ops.dtype_kit import complex_parts, second_operand
 from tests.ops.harness import In, OpCase, grid, register
 
 _R = tf.raw_ops
-
-
-def _parts(r):
-    if isinstance(r, (tuple, list)):
-        return tuple(t for item in r for t in _parts(item))
-    return (tf.math.real(r), tf.math.imag(r)) if r.dtype.is_complex else (r,)
-
-
-def _w(z):
-    """A second complex operand of z's shape."""
-    part = z.dtype.real_dtype
-    return tf.reverse(z, axis=[0]) * tf.complex(tf.constant(0.6, part), tf.constant(-0.8, part))
 
 
 def _lists(z):
@@ -67,15 +56,15 @@ _VARIANTS = {
                                                                            seq_dim=1, batch_dim=2)),
     'ScatterNd_duplicates': ((2, 3, 4), lambda z: _R.ScatterNd(indices=[[1, 0], [0, 2], [1, 0]], updates=z[0, :, :],
                                                                shape=[2, 3, 4])),
-    'Select_rows': ((2, 3, 4), lambda z: _R.Select(condition=[False, True], x=z, y=_w(z))),
-    'Select_scalar': ((2, 3, 4), lambda z: _R.Select(condition=tf.math.real(z)[0, 0, 0] > 0, x=z, y=_w(z))),
+    'Select_rows': ((2, 3, 4), lambda z: _R.Select(condition=[False, True], x=z, y=second_operand(z))),
+    'Select_scalar': ((2, 3, 4), lambda z: _R.Select(condition=tf.math.real(z)[0, 0, 0] > 0, x=z, y=second_operand(z))),
     'MatrixBandPart_lower_all': ((2, 3, 4), lambda z: _R.MatrixBandPart(input=z, num_lower=-1, num_upper=1)),
     'MatrixBandPart_upper_all': ((2, 3, 4), lambda z: _R.MatrixBandPart(input=z, num_lower=0, num_upper=-1)),
     'MatrixDiagV3_range': ((2, 3, 4), lambda z: _R.MatrixDiagV3(diagonal=z, k=[-1, 1], num_rows=5, num_cols=-1,
                                                                 padding_value=z[1, 0, 2], align='LEFT_RIGHT')),
     'MatrixDiagPartV3_range': ((2, 3, 4), lambda z: _R.MatrixDiagPartV3(input=z, k=[0, 2], padding_value=z[0, 2, 1],
                                                                         align='LEFT_LEFT')),
-    'MatrixSetDiagV3_range': ((2, 3, 4), lambda z: _R.MatrixSetDiagV3(input=z, diagonal=_w(z)[:, :2, :3], k=[-1, 0],
+    'MatrixSetDiagV3_range': ((2, 3, 4), lambda z: _R.MatrixSetDiagV3(input=z, diagonal=second_operand(z)[:, :2, :3], k=[-1, 0],
                                                                       align='RIGHT_RIGHT')),
     'SparseToDense_scalar_value': ((2, 3, 4), lambda z: _R.SparseToDense(
         sparse_indices=[[0, 1], [1, 3], [2, 0]], output_shape=[3, 4], sparse_values=z[1, 1, 1],
@@ -95,7 +84,7 @@ _WHERE_IM = [[0.0, 1.0, 0.0, -0.0], [2.5, 0.0, 0.0, -1.0], [0.0, 0.0, 0.0, 0.0]]
 
 def _case(variant, dtype):
     shape, fn = _VARIANTS[variant]
-    return OpCase('', lambda x, y: _parts(fn(tf.complex(x, y))), [In(shape, dtype), In(shape, dtype)],
+    return OpCase('', lambda x, y: complex_parts(fn(tf.complex(x, y))), [In(shape, dtype), In(shape, dtype)],
                   rtol=1e-4 if dtype == np.float32 else 1e-6)
 
 

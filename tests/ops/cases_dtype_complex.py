@@ -8,30 +8,15 @@ axis). ``XFAIL`` lists what fails, and why.
 import numpy as np
 import tensorflow as tf
 
-from tests.ops.dtype_kit import tensor_array_round_trip
+from tests.ops.dtype_kit import complex_parts, second_operand, tensor_array_round_trip
 from tests.ops.harness import In, OpCase, grid, register
 
 _SHAPE = (2, 3, 4)
 
 
-def _parts(r):
-    if isinstance(r, (tuple, list)):
-        out = []
-        for t in r:
-            out.extend(_parts(t))
-        return tuple(out)
-    return (tf.math.real(r), tf.math.imag(r)) if r.dtype.is_complex else (r,)
-
-
 def _c(values, dtype):
     values = np.asarray(values)
     return tf.constant(values.astype(np.complex64 if dtype == tf.float32 else np.complex128))
-
-
-def _w(z):
-    """A second complex operand of z's shape: z reversed and rotated."""
-    part = z.dtype.real_dtype
-    return tf.reverse(z, axis=[0]) * tf.complex(tf.constant(0.6, part), tf.constant(-0.8, part))
 
 
 _R = tf.raw_ops
@@ -44,20 +29,20 @@ _BINARY = ['Add', 'Sub', 'Div', 'RealDiv', 'DivNoNan', 'MulNoNan', 'Pow', 'Squar
            'Xlogy', 'Equal', 'NotEqual']
 
 _OPS = {
-    'AddN': lambda z: _R.AddN(inputs=[z, _w(z), z]),
-    'BiasAddV1': lambda z: _R.BiasAddV1(value=z, bias=_w(z)[0, 0]),
+    'AddN': lambda z: _R.AddN(inputs=[z, second_operand(z), z]),
+    'BiasAddV1': lambda z: _R.BiasAddV1(value=z, bias=second_operand(z)[0, 0]),
     'ConjugateTranspose': lambda z: _R.ConjugateTranspose(x=z, perm=[2, 0, 1]),
-    'Snapshot': lambda z: _R.Snapshot(input=z) * _w(z),
-    'Select': lambda z: _R.Select(condition=tf.math.real(z) > 0, x=z, y=_w(z)),
-    'SelectV2': lambda z: _R.SelectV2(condition=tf.math.imag(z)[0] > 0, t=z, e=_w(z)),
+    'Snapshot': lambda z: _R.Snapshot(input=z) * second_operand(z),
+    'Select': lambda z: _R.Select(condition=tf.math.real(z) > 0, x=z, y=second_operand(z)),
+    'SelectV2': lambda z: _R.SelectV2(condition=tf.math.imag(z)[0] > 0, t=z, e=second_operand(z)),
     'ClipByValue': lambda z: _R.ClipByValue(t=z, clip_value_min=z[0, 0, 0], clip_value_max=z[1, 1, 1]),
-    'BatchMatMul': lambda z: _R.BatchMatMul(x=z, y=_w(z), adj_y=True),
-    'BatchMatMulV2': lambda z: _R.BatchMatMulV2(x=z, y=tf.transpose(_w(z)[0]), adj_x=False),
-    'BatchMatMulV3': lambda z: _R.BatchMatMulV3(x=z, y=_w(z), adj_y=True, Tout=z.dtype),
-    'Einsum': lambda z: _R.Einsum(inputs=[z, _w(z)], equation='bij,bkj->bik'),
-    'BroadcastTo': lambda z: _R.BroadcastTo(input=z[0], shape=[2, 3, 4]) + _w(z),
-    'Concat': lambda z: _R.Concat(concat_dim=1, values=[z, _w(z)]),
-    'ConcatV2': lambda z: _R.ConcatV2(values=[z, _w(z)], axis=-1),
+    'BatchMatMul': lambda z: _R.BatchMatMul(x=z, y=second_operand(z), adj_y=True),
+    'BatchMatMulV2': lambda z: _R.BatchMatMulV2(x=z, y=tf.transpose(second_operand(z)[0]), adj_x=False),
+    'BatchMatMulV3': lambda z: _R.BatchMatMulV3(x=z, y=second_operand(z), adj_y=True, Tout=z.dtype),
+    'Einsum': lambda z: _R.Einsum(inputs=[z, second_operand(z)], equation='bij,bkj->bik'),
+    'BroadcastTo': lambda z: _R.BroadcastTo(input=z[0], shape=[2, 3, 4]) + second_operand(z),
+    'Concat': lambda z: _R.Concat(concat_dim=1, values=[z, second_operand(z)]),
+    'ConcatV2': lambda z: _R.ConcatV2(values=[z, second_operand(z)], axis=-1),
     'DepthToSpace': lambda z: _R.DepthToSpace(input=tf.reshape(z, [1, 2, 3, 4]), block_size=2),
     'SpaceToDepth': lambda z: _R.SpaceToDepth(input=tf.reshape(z, [1, 4, 2, 3]), block_size=2),
     'DynamicPartition': lambda z: tuple(_R.DynamicPartition(data=z, partitions=[1, 0], num_partitions=2)),
@@ -76,16 +61,16 @@ _OPS = {
     'MatrixDiagPart': lambda z: _R.MatrixDiagPart(input=z),
     'MatrixDiagPartV2': lambda z: _R.MatrixDiagPartV2(input=z, k=0, padding_value=z[0, 0, 0]),
     'MatrixDiagPartV3': lambda z: _R.MatrixDiagPartV3(input=z, k=[-1, 1], padding_value=z[0, 0, 0]),
-    'MatrixSetDiag': lambda z: _R.MatrixSetDiag(input=z, diagonal=_w(z)[:, :, 0]),
-    'MatrixSetDiagV2': lambda z: _R.MatrixSetDiagV2(input=z, diagonal=_w(z)[:, :, 0], k=0),
-    'MatrixSetDiagV3': lambda z: _R.MatrixSetDiagV3(input=z, diagonal=_w(z)[:, :, 1], k=1),
+    'MatrixSetDiag': lambda z: _R.MatrixSetDiag(input=z, diagonal=second_operand(z)[:, :, 0]),
+    'MatrixSetDiagV2': lambda z: _R.MatrixSetDiagV2(input=z, diagonal=second_operand(z)[:, :, 0], k=0),
+    'MatrixSetDiagV3': lambda z: _R.MatrixSetDiagV3(input=z, diagonal=second_operand(z)[:, :, 1], k=1),
     'MatrixInverse': lambda z: _R.MatrixInverse(input=z[:, :, :3] + _c(3 * np.eye(3), z.dtype.real_dtype)),
     'MirrorPad': lambda z: _R.MirrorPad(input=z, paddings=[[0, 0], [1, 1], [2, 0]], mode='REFLECT'),
     'Pad': lambda z: _R.Pad(input=z, paddings=[[0, 1], [1, 0], [2, 1]]),
     'OneHot': lambda z: _R.OneHot(indices=[0, 2, -1], depth=3, on_value=z[0, 0, 0], off_value=z[1, 1, 1]),
-    'OnesLike': lambda z: _R.OnesLike(x=z) * _w(z),
-    'ZerosLike': lambda z: _R.ZerosLike(x=z) + _w(z),
-    'Pack': lambda z: _R.Pack(values=[z, _w(z)], axis=1),
+    'OnesLike': lambda z: _R.OnesLike(x=z) * second_operand(z),
+    'ZerosLike': lambda z: _R.ZerosLike(x=z) + second_operand(z),
+    'Pack': lambda z: _R.Pack(values=[z, second_operand(z)], axis=1),
     'Unpack': lambda z: tuple(_R.Unpack(value=z, num=3, axis=1)),
     'Reverse': lambda z: _R.Reverse(tensor=z, dims=[True, False, True]),
     'ReverseV2': lambda z: _R.ReverseV2(tensor=z, axis=[-1]),
@@ -95,9 +80,9 @@ _OPS = {
     'Split': lambda z: tuple(_R.Split(axis=2, value=z, num_split=2)),
     'SplitV': lambda z: tuple(_R.SplitV(value=z, size_splits=[1, 3], axis=-1, num_split=2)),
     'Transpose': lambda z: _R.Transpose(x=z, perm=[2, 0, 1]),
-    'TensorScatterAdd': lambda z: _R.TensorScatterAdd(tensor=z, indices=[[1], [0]], updates=_w(z)),
-    'TensorScatterSub': lambda z: _R.TensorScatterSub(tensor=z, indices=[[1], [1]], updates=_w(z)),
-    'TensorScatterUpdate': lambda z: _R.TensorScatterUpdate(tensor=z, indices=[[1]], updates=_w(z)[:1]),
+    'TensorScatterAdd': lambda z: _R.TensorScatterAdd(tensor=z, indices=[[1], [0]], updates=second_operand(z)),
+    'TensorScatterSub': lambda z: _R.TensorScatterSub(tensor=z, indices=[[1], [1]], updates=second_operand(z)),
+    'TensorScatterUpdate': lambda z: _R.TensorScatterUpdate(tensor=z, indices=[[1]], updates=second_operand(z)[:1]),
     'Sum': lambda z: _R.Sum(input=z, axis=[1]),
     'Mean': lambda z: _R.Mean(input=z, axis=[0, 2], keep_dims=True),
     'Prod': lambda z: _R.Prod(input=z, axis=[1]),
@@ -126,7 +111,7 @@ _OPS = {
 for _op in _UNARY:
     _OPS[_op] = (lambda fn: lambda z: fn(x=z))(getattr(_R, _op))
 for _op in _BINARY:
-    _OPS[_op] = (lambda fn: lambda z: fn(x=z, y=_w(z)))(getattr(_R, _op))
+    _OPS[_op] = (lambda fn: lambda z: fn(x=z, y=second_operand(z)))(getattr(_R, _op))
 
 
 def _lists(z):
@@ -164,7 +149,7 @@ def _case(op, dtype):
     if op in _C128_ONLY and dtype == np.float32:
         return None
     fn = _OPS[op]
-    return OpCase('', lambda x, y: _parts(fn(tf.complex(x, y))), [In(_SHAPE, dtype), In(_SHAPE, dtype)],
+    return OpCase('', lambda x, y: complex_parts(fn(tf.complex(x, y))), [In(_SHAPE, dtype), In(_SHAPE, dtype)],
                   rtol=1e-4 if dtype == np.float32 else 1e-6)
 
 
@@ -183,7 +168,7 @@ _EDGE_OPS = {
 
 def _edges(op, dtype):
     fn = _EDGE_OPS[op]
-    return OpCase('', lambda x, y: _parts(fn(tf.complex(x, y))),
+    return OpCase('', lambda x, y: complex_parts(fn(tf.complex(x, y))),
                   [In((3, 4), dtype, values=lambda rng, s: np.array(_EDGE_RE)),
                    In((3, 4), dtype, values=lambda rng, s: np.array(_EDGE_IM))],
                   rtol=1e-4 if dtype == np.float32 else 1e-6)

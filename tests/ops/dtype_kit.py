@@ -31,3 +31,17 @@ def tensor_array_round_trip(x):
     flow2 = _R.TensorArraySplitV3(handle=ta2, value=x, lengths=tf.constant([2, 2, 2], tf.int64), flow_in=flow2)
     piece = _R.TensorArrayReadV3(handle=ta2, index=1, flow_in=flow2, dtype=t)
     return read, gathered, concat, piece
+
+
+def complex_parts(result):
+    """A TF result (or tuple of them) with each complex tensor given as its real and imaginary parts, as the
+    harness compares them (OpenVINO has no complex type: mo's IR gives the parts)."""
+    if isinstance(result, (tuple, list)):
+        return tuple(t for item in result for t in complex_parts(item))
+    return (tf.math.real(result), tf.math.imag(result)) if result.dtype.is_complex else (result,)
+
+
+def second_operand(z):
+    """A second complex operand of z's shape: z reversed along its first axis and rotated by 0.6 - 0.8i."""
+    part = z.dtype.real_dtype
+    return tf.reverse(z, axis=[0]) * tf.complex(tf.constant(0.6, part), tf.constant(-0.8, part))
