@@ -338,6 +338,11 @@ def registered_cpu_types(op: str) -> dict:
 #: why a registered dtype has no case, by kind of dtype (the legend of the report's section (b))
 REASONS = {
     'gap': 'no case in the grid (a harness gap: the type is an ordinary OpenVINO element type)',
+    'tf_fails': 'TF registers a CPU kernel for the type but cannot run it (the case modules say so where they leave '
+                'it out): Where of float16 ("No WhereOp available for float16/half type on CPU"), SplitV with int8 '
+                'size_splits (its shape function aborts the process)',
+    'op_def': 'TF registers a CPU kernel for the type, but the op\'s definition refuses it: no graph can hold such a '
+              'node, so neither a case nor a user\'s model can run it',
     'bf16': 'no case: the harness feeds numpy arrays and numpy has no bfloat16 (only an in-graph Cast makes one)',
     'f8': 'no case: float8 type (TF registers it for data-movement kernels only)',
     'string': 'string tensors: mo converts no string ops (strings are outside the issue\'s scope)',
@@ -346,7 +351,25 @@ REASONS = {
 }
 
 
-def _reason(dtype: str) -> str:
+def _op_def_allows(op: str, attr: str, dtype: str) -> bool:
+    """Whether ``op``'s definition lets type attribute ``attr`` be ``dtype``."""
+    import tensorflow as tf
+    from tensorflow.python.framework import op_def_registry
+    for attr_def in op_def_registry.get(op).attr:
+        if attr_def.name == attr and attr_def.allowed_values.list.type:
+            return tf.as_dtype(dtype).as_datatype_enum in attr_def.allowed_values.list.type
+    return True
+
+
+#: (op, attr, dtype) whose registered kernel TensorFlow itself cannot run
+TF_FAILS = {('Where', 'T', 'float16'), ('SplitV', 'Tlen', 'int8')}
+
+
+def _reason(dtype: str, op: str = None, attr: str = None) -> str:
+    if (op, attr, dtype) in TF_FAILS:
+        return 'tf_fails'
+    if op is not None and not _op_def_allows(op, attr, dtype):
+        return 'op_def'
     if dtype == 'string':
         return 'string'
     if dtype in QUANTIZED:
@@ -488,7 +511,7 @@ def section_b(mo_ops, traces) -> list:
                 if dtype in xfail_only[op].get(attr, {}):
                     reason = 'only in xfail cases: ' + _oneline(xfail_only[op][attr][dtype], 80)
                 else:
-                    reason = _reason(dtype)
+                    reason = _reason(dtype, op, attr)
                 misses.append((attr, dtype, reason))
                 reason_count[reason] += 1
         if misses:

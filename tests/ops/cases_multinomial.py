@@ -27,18 +27,21 @@ def _same_distribution(actual, expected):
             assert np.all(np.abs(share_a - share_e) <= 5 * error + 1e-9), (share_a, share_e)
 
 
-def _multinomial(output_dtype, seeded, samples):
+def _multinomial(output_dtype, seeded, samples, logits_type=np.float32):
     seed, seed2 = (7, 11) if seeded else (0, 0)
-    dtype = tf.int32 if output_dtype == np.int32 else tf.int64
+    out_type = tf.int32 if output_dtype == np.int32 else tf.int64
     if samples == 'constant':
         return OpCase('', lambda x: tf.raw_ops.Multinomial(logits=x, num_samples=_SAMPLES, seed=seed, seed2=seed2,
-                                                           output_dtype=dtype),
-                      [In((None, 5), run=[(4, 5)], values=lambda rng, s: _LOGITS)], check=_same_distribution)
+                                                           output_dtype=out_type),
+                      [In((None, 5), logits_type, run=[(4, 5)], values=lambda rng, s: _LOGITS)],
+                      check=_same_distribution)
     return OpCase('', lambda x, n: tf.raw_ops.Multinomial(logits=x, num_samples=n, seed=seed, seed2=seed2,
-                                                          output_dtype=dtype),
+                                                          output_dtype=out_type),
                   [In((4, 5), values=lambda rng, s: _LOGITS), In((), np.int32, values=lambda rng, s: _SAMPLES)],
                   check=_same_distribution)
 
 
 register(grid('random/Multinomial', _multinomial, output_dtype=[np.int64, np.int32], seeded=[True, False],
-              samples=['constant', 'runtime']))
+              samples=['constant', 'runtime'])
+         + grid('random/Multinomial_logits', _multinomial, output_dtype=[np.int64], seeded=[True],
+                samples=['constant'], logits_type=[np.float16, np.float64]))
