@@ -4,6 +4,7 @@ errors of its share of TensorFlow's samples (classes TF never draws, such as -in
 the IR's samples are of TF's shape and type. Logit rows: ordinary, large (exp would overflow without the
 shift mo applies), uniform, and with -inf entries; the sample count constant or fed at run time.
 """
+import ml_dtypes
 import numpy as np
 import tensorflow as tf
 
@@ -44,4 +45,4 @@ def _multinomial(output_dtype, seeded, samples, logits_type=np.float32):
 register(grid('random/Multinomial', _multinomial, output_dtype=[np.int64, np.int32], seeded=[True, False],
               samples=['constant', 'runtime'])
          + grid('random/Multinomial_logits', _multinomial, output_dtype=[np.int64], seeded=[True],
-                samples=['constant'], logits_type=[np.float16, np.float64]))
+                samples=['constant'], logits_type=[np.float16, np.float64, np.dtype(ml_dtypes.bfloat16)]))
