@@ -26,11 +26,16 @@ def add_data_node(graph, node_id, port: int, data_id) -> None:
     onto it: the data node's attribute dict becomes the port-table entry too, so the record has one home,
     which outlives the data node (an unused model input's names survive its data node's clean-up)."""
     table = graph._node[node_id].setdefault('_out_ports', {})
-    record = table.get(port) or {}
-    attrs = {'kind': 'data', 'name': data_id, 'shape': None, 'value': None}
-    attrs.update((key, record[key]) for key in TENSOR_KEYS if key in record)
-    graph.add_node(data_id, **attrs)
+    graph.add_node(data_id, **data_node_attrs(data_id, table.get(port)))
     table[port] = graph._node[data_id]
+
+
+def data_node_attrs(data_id, record=None) -> dict:
+    """The attributes of a new data node ``data_id`` for a tensor whose record (a port-table entry) is ``record``."""
+    attrs = {'kind': 'data', 'name': data_id, 'shape': None, 'value': None}
+    if record:
+        attrs.update((key, record[key]) for key in TENSOR_KEYS if key in record)
+    return attrs
 
 
 #: the Model Optimizer's attribute for a tensor's framework names (see ``Port.get_tensor_debug_info``)
@@ -402,6 +407,12 @@ class Port:
         """
         if isinstance(tensor_names, bool):  # mo's ``add_tensor_names(names, True)``
             tensor_names, first = None, tensor_names
+        if tensor_names is None and not port_renumber and self.type == 'out':
+            names = list(names)
+            record = self._front_record_without_debug_info() if names else None
+            if record is not None:  # the loaders name every output of a model so: one pass over its edges
+                _add_names(record, names, first)
+                return
         if tensor_names is None:
             new_records = [(self.node.soft_get('name', self.node.id), name) for name in names] \
                 if self._debug_records(port_renumber) else []
@@ -420,17 +431,42 @@ class Port:
         if plain:
             self._add_own_tensor_names(plain, first)
 
+    def _front_record_without_debug_info(self):
+        """Front phase: this output's record (its port-table entry, made if missing: what ``tensor(create=True)``
+        gives) when none of its edges holds ``fw_tensor_debug_info`` records; None otherwise, and in the other
+        phases (the general path then decides)."""
+        graph = self.node.graph
+        if graph.phase != 'front':
+            return None
+        node_id, idx = self.node.id, self.idx
+        first_reader = None
+        for reader, keyed in graph._succ[node_id].items():
+            for attrs in keyed.values():
+                if attrs.get('out') == idx and not attrs.get('control_flow_edge'):
+                    if attrs.get(DEBUG_INFO):
+                        return None
+                    if first_reader is None:
+                        first_reader = reader
+        if first_reader is not None and graph._node[first_reader].get('kind') == 'data':
+            return None  # a data node in a front-phase graph (an author's): its dict is the record
+        return self.node._port_table('out').setdefault(idx, {})
+
     def _own_tensor_names(self) -> list:
         """The names mo's own steps gave this output (``tensor_names``, without the debug records)."""
         return list((self.tensor() or {}).get('tensor_names') or ())
 
     def _add_own_tensor_names(self, names, first: bool = False):
-        existing = self.tensor(create=True).setdefault('tensor_names', [])
-        new = [name for name in dict.fromkeys(names) if name not in existing]
-        if first:
-            existing[0:0] = new
-        else:
-            existing.extend(new)
+        _add_names(self.tensor(create=True), names, first)
+
+
+def _add_names(record: dict, names, first: bool = False):
+    """Add ``names`` to the ``tensor_names`` of a tensor's record (before the names it has if ``first``), each once."""
+    existing = record.setdefault('tensor_names', [])
+    new = [name for name in dict.fromkeys(names) if name not in existing]
+    if first:
+        existing[0:0] = new
+    else:
+        existing.extend(new)
 
 
 def record_tensor_name(record):

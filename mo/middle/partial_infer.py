@@ -10,7 +10,7 @@ import numpy as np
 
 from mo.graph.author_view import author_call, is_author_code
 from mo.graph.graph import Graph, Node
-from mo.graph.port import add_data_node
+from mo.graph.port import data_node_attrs
 from mo.middle.replacement import MiddleReplacementPattern
 from mo.utils.error import Error
 from mo.utils.class_registration import anchor
@@ -24,19 +24,21 @@ def create_data_nodes(graph: Graph):
         if data.get('kind') != 'op':
             continue
         out_edges = graph.out_edge_list(node_id, data_only=True)
-        records = data.get('_out_ports') or {}
+        records = data.get('_out_ports')
         if not out_edges and not records:
             continue
+        if records is None:
+            records = data['_out_ports'] = {}
         name = data.get('name', node_id)
+        ports = {attrs.get('out', 0) for _, _, attrs in out_edges}
+        ports.update(records)
         data_nodes = {}
-        for port in sorted({attrs.get('out', 0) for _, _, attrs in out_edges}.union(records)):
+        for port in sorted(ports):
             data_id = graph.unique_id('{}/out{}'.format(name, port) if port else '{}/out'.format(name))
-            add_data_node(graph, node_id, port, data_id)
-            graph.add_edge(node_id, data_id, out=port)
-            data_nodes[port] = data_id
-        for v, key, attrs in out_edges:
-            graph.remove_edge(node_id, v, key)
-            graph.add_edge(data_nodes[attrs.get('out', 0)], v, **{k: val for k, val in attrs.items() if k != 'out'})
+            data_nodes[port] = (data_id, data_node_attrs(data_id, records.get(port)))
+        graph.insert_data_nodes(node_id, data_nodes, out_edges)
+        for port, (data_id, _) in data_nodes.items():
+            records[port] = graph.node_attrs(data_id)  # the tensor's record is its data node (see add_data_node)
     graph.stage = 'middle'
 
 
@@ -45,12 +47,14 @@ def inputs_ready(node: Node) -> bool:
     return all(tensor.get('shape') is not None for tensor in node.in_tensors().values())
 
 
-def infer_node(node: Node):
-    """Infer one op; failures become an Error that names the node and its input shapes."""
+def infer_node(node: Node, inputs: dict = None):
+    """Infer one op; failures become an Error that names the node and its input shapes. ``inputs``: the op's
+    ``in_tensors()`` when the caller has them already (whole-graph inference reads them to see the op is ready)."""
     infer = node.soft_get('infer', None)
     if infer is None:
         raise Error('Operation "{}" ({}) has no shape inference; it cannot be converted as is',
                     node.soft_get('name', node.id), node.soft_get('op'))
+    version = node.graph.version
     try:
         if is_author_code(infer):
             with author_call():  # the author's code reads shapes in the Model Optimizer's masked form
@@ -68,7 +72,8 @@ def infer_node(node: Node):
                   for i, p in node.in_ports().items() if p.is_connected()}
         raise Error('Shape inference failed for "{}" ({}) with input shapes {}: {}: {}',
                     node.soft_get('name', node.id), node.soft_get('op'), shapes, type(exc).__name__, exc) from exc
-    _propagate_data_types(node)
+    # an infer that rewired the op's inputs leaves the records read before it stale
+    _propagate_data_types(node, inputs if node.graph.version == version else None)
     node['need_shape_inference'] = False
 
 
@@ -121,14 +126,15 @@ def _model_node_text(node: Node) -> str:
     return text
 
 
-def _propagate_data_types(node: Node):
+def _propagate_data_types(node: Node, inputs: dict = None):
     """Give every output a dtype: the op's ``type_infer`` decides, else output = input 0's type."""
     type_infer = node.soft_get('type_infer', None)
     if type_infer is not None:
         type_infer(node)
         return
     graph = node.graph
-    inputs = node.in_tensors()
+    if inputs is None:
+        inputs = node.in_tensors()
     source_type = next(iter(inputs.values())).get('data_type') if inputs else None
     if source_type is None:
         source_type = graph.node_attrs(node.id).get('data_type')
@@ -143,13 +149,16 @@ def _propagate_data_types(node: Node):
 def partial_infer(graph: Graph, nodes=None):
     """Infer every op (or just ``nodes``) in topological order."""
     wanted = None if nodes is None else {n.id if isinstance(n, Node) else n for n in nodes}
-    for node in graph.pseudo_topological_sort():
-        if node.kind != 'op' or (wanted is not None and node.id not in wanted):
+    view = Node.view  # ids straight from the graph's own order: no existence check per op
+    for node_id in graph.topological_ids():
+        if graph.node_attrs(node_id).get('kind') != 'op' or (wanted is not None and node_id not in wanted):
             continue
-        if not inputs_ready(node):
+        node = view(graph, node_id)
+        inputs = node.in_tensors()  # read once: the readiness test and the data types both need them
+        if not all(tensor.get('shape') is not None for tensor in inputs.values()):
             log.debug('Skipping inference of "{}": an input shape is unknown'.format(node.soft_get('name')))
             continue
-        infer_node(node)
+        infer_node(node, inputs)
 
 
 def reinfer_marked_nodes(graph: Graph):

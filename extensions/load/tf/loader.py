@@ -28,6 +28,12 @@ SIGNATURE_NAMES = 'signature_names'
 _NOT_OUTPUTS = {'Const', 'RestoreV2', 'VarHandleOp', 'Placeholder'}
 
 
+#: Consts whose NodeDef is shorter than this are read from the parsed message, not viewed in the file's bytes:
+#: copying a few hundred bytes costs less than finding them in the wire format (and the GraphDef writer streams
+#: only tensors of mo.back.tf.graphdef_writer.STREAMED_BYTES and up, which it finds viewed in the file)
+_VIEWED_CONST_BYTES = 1024
+
+
 def _params(graph: Graph) -> dict:
     return graph.graph.get('cmd_params') or {}
 
@@ -192,7 +198,7 @@ class TFLoader(LoadReplacementPattern):
                                                                          exc))
                 return
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
-            contents = const_contents(data) if binary else None
+            contents = const_contents(data, min_node_bytes=_VIEWED_CONST_BYTES) if binary else None
             _refuse_variables(graph_def, params['input_model'])
         raise_lowered_control_flow(graph_def)
         order = canonical_order(graph_def)
@@ -318,11 +324,11 @@ def _is_model_output(graph: Graph, node_id) -> bool:
     of those readers is a sink without outputs (``tf.group``'s NoOp: what a TF1 graph runs to fetch the node);
     one whose control readers compute (the Identity of an Assert guard, which TF makes the predicate of the
     next ``tf.cond`` wait for) is not: made an output, it would be a model output TF's function does not have."""
-    edges = graph.out_edges(node_id, data=True)
-    if any(not d.get('control_flow_edge') for _, _, d in edges):
+    edges = graph.out_edge_list(node_id)  # the adjacency itself: this runs for every node of the model
+    if any(not attrs.get('control_flow_edge') for _, _, attrs in edges):
         return False
-    readers = {dst for _, dst, _ in edges}
-    return not readers or any(not graph.out_edges(r) and _has_no_outputs(graph.nodes[r]) for r in readers)
+    readers = {dst for dst, _, _ in edges}
+    return not readers or any(not graph.consumer_ids(r) and _has_no_outputs(graph.node_attrs(r)) for r in readers)
 
 
 class TFAddResults(LoadReplacementPattern):
@@ -337,7 +343,7 @@ class TFAddResults(LoadReplacementPattern):
         outputs = graph.graph.get('explicit_outputs')
         if outputs is None:
             outputs = []
-            for node_id, data in list(graph.nodes(data=True)):
+            for node_id, data in list(graph.node_items()):
                 if data.get('kind') != 'op' or data.get('op') in _NOT_OUTPUTS or data.get('op') == 'Result' \
                         or data.get(CUT_BY_INPUT) or _has_no_outputs(data):
                     continue

@@ -151,13 +151,19 @@ def layer_text(layer: LayerRecord, depth: int = NET_LAYER_DEPTH) -> str:
 
 
 def _layer(out: _Lines, layer: LayerRecord, depth: int):
-    attrs = (('id', str(layer.id)), ('name', layer.name), ('type', layer.type), ('version', layer.version))
+    # the tags every layer has are formatted in place (what _Lines.open/empty/close would write): a network
+    # has one layer per op, and the helpers' calls cost as much as the text
+    lines = out.lines
+    tabs = '\t' * depth
+    head = '{}<layer id="{}" name="{}" type="{}" version="{}"'.format(
+        tabs, layer.id, _attr_value(layer.name), _attr_value(layer.type), _attr_value(layer.version))
     if not (layer.data or layer.rt_info or layer.inputs or layer.outputs or layer.sections):
-        out.empty(depth, 'layer', attrs)
+        lines.append(head + ' />')
         return
-    out.open(depth, 'layer', attrs)
+    lines.append(head + '>')
+    inner = tabs + '\t'
     if layer.data:
-        out.empty(depth + 1, 'data', layer.data)
+        lines.append('{}<data{} />'.format(inner, _attr_text(layer.data)))
     if layer.rt_info:
         out.open(depth + 1, 'rt_info')
         for name, version in layer.rt_info:
@@ -165,10 +171,10 @@ def _layer(out: _Lines, layer: LayerRecord, depth: int):
         out.close(depth + 1, 'rt_info')
     for tag, ports in (('input', layer.inputs), ('output', layer.outputs)):
         if ports:
-            out.open(depth + 1, tag)
+            lines.append('{}<{}>'.format(inner, tag))
             for port in ports:
                 _port(out, depth + 2, port)
-            out.close(depth + 1, tag)
+            lines.append('{}</{}>'.format(inner, tag))
     for section in layer.sections:
         if isinstance(section, BodyRecord):
             out.open(depth + 1, section.tag)
@@ -179,7 +185,7 @@ def _layer(out: _Lines, layer: LayerRecord, depth: int):
             for tag, item_attrs in section.items:
                 out.empty(depth + 2, tag, item_attrs)
             out.close(depth + 1, section.tag)
-    out.close(depth, 'layer')
+    lines.append(tabs + '</layer>')
 
 
 def _layers_and_edges(out: _Lines, depth: int, layers, edges):

@@ -112,17 +112,20 @@ def _may_be_const(buf, pos: int, end: int) -> bool:
     return False
 
 
-def const_contents(data) -> dict:
+def const_contents(data, min_node_bytes: int = 0) -> dict:
     """``{node name: memoryview of its tensor_content}`` for the Const nodes of GraphDef bytes ``data``.
 
     The views share ``data``'s memory. Nodes whose encoding is unusual are left out; so is
-    everything when ``data`` is not a well-formed binary GraphDef.
+    everything when ``data`` is not a well-formed binary GraphDef. So are NodeDefs shorter than
+    ``min_node_bytes``: a loader that only needs to spare copying big weights skips the walk of the
+    many small constants (a model's scalars and shapes), whose contents the parser copies cheaply.
     """
     buf = memoryview(data)
     result = {}
     try:  # reading past the end (IndexError) is malformed data too
         for number, wire_type, start, end in _fields(buf, 0, len(buf)):
-            if number != 1 or wire_type != _LENGTH_DELIMITED or not _may_be_const(buf, start, end):
+            if number != 1 or wire_type != _LENGTH_DELIMITED or end - start < min_node_bytes or \
+                    not _may_be_const(buf, start, end):
                 continue
             try:
                 name, content = _const_content(buf, start, end)

@@ -1,0 +1,105 @@
+"""The graph's whole-model fast paths give exactly what the plain graph operations give.
+
+``Graph.insert_data_nodes`` (what ``create_data_nodes`` turns every op with) writes the adjacency directly, and
+``Graph.topological_ids`` reads the ready constants from a sorted list rather than a heap; both are checked here
+against the definitions they stand for, on random multigraphs: the same adjacency (keys, attributes and order),
+the same order of nodes.
+"""
+import heapq
+import random
+
+import pytest
+
+from mo.graph.graph import Graph
+from mo.middle.partial_infer import create_data_nodes
+
+
+def _random_front_graph(seed: int) -> Graph:
+    """Op nodes in a shuffled insertion order, parallel edges, several output ports, control edges."""
+    rng = random.Random(seed)
+    graph = Graph()
+    count = rng.choice([1, 2, 6, 40, 300])
+    ids = ['op%d' % i for i in range(count)]
+    for i in rng.sample(range(count), count):
+        graph.add_node(ids[i], kind='op', op='Op', name=ids[i])
+    for dst in range(1, count):
+        for in_port in range(rng.randint(0, 3)):
+            src = rng.randrange(dst)
+            graph.add_edge(ids[src], ids[dst], **{'out': rng.randint(0, 2), 'in': in_port, 'tag': (src, dst)})
+        if rng.random() < 0.2:
+            graph.add_edge(ids[rng.randrange(dst)], ids[dst], control_flow_edge=True)
+    return graph
+
+
+def _adjacency(graph: Graph):
+    return ([(n, dict(d)) for n, d in graph.node_items()],
+            [(u, [(v, list(keyed.items())) for v, keyed in graph._succ[u].items()]) for u in graph],
+            [(v, [(u, list(keyed.items())) for u, keyed in graph._pred[v].items()]) for v in graph])
+
+
+def _data_nodes_by_plain_edits(graph: Graph):
+    """What create_data_nodes did before it had a fast path: add_node, add_edge and remove_edge calls."""
+    for node_id, data in list(graph.node_items()):
+        if data.get('kind') != 'op':
+            continue
+        out_edges = graph.out_edge_list(node_id, data_only=True)
+        data_nodes = {}
+        for port in sorted({attrs.get('out', 0) for _, _, attrs in out_edges}):
+            data_id = graph.unique_id('{}/out{}'.format(node_id, port) if port else '{}/out'.format(node_id))
+            graph.add_node(data_id, kind='data', name=data_id, shape=None, value=None)
+            data.setdefault('_out_ports', {})[port] = graph.node_attrs(data_id)
+            graph.add_edge(node_id, data_id, out=port)
+            data_nodes[port] = data_id
+        for v, key, attrs in out_edges:
+            graph.remove_edge(node_id, v, key)
+            graph.add_edge(data_nodes[attrs.get('out', 0)], v, **{k: val for k, val in attrs.items() if k != 'out'})
+
+
+@pytest.mark.parametrize('seed', range(12))
+def test_data_nodes_are_wired_as_the_plain_edits_wire_them(seed):
+    fast, plain = _random_front_graph(seed), _random_front_graph(seed)
+    create_data_nodes(fast)
+    _data_nodes_by_plain_edits(plain)
+    assert _adjacency(fast) == _adjacency(plain)
+    assert fast.topological_ids() == plain.topological_ids()
+    for node_id, data in fast.node_items():  # each port's record is its data node's own dict
+        for port, record in (data.get('_out_ports') or {}).items():
+            assert record is fast.node_attrs('{}/out{}'.format(node_id, port) if port else '{}/out'.format(node_id))
+
+
+def _order_by_one_heap(graph: Graph) -> list:
+    """Kahn's algorithm with every ready node in one heap keyed by insertion position: the order's definition."""
+    position = {n: i for i, n in enumerate(graph.nodes)}
+    indegree = {n: sum(len(keyed) for keyed in graph._pred[n].values()) for n in graph}
+    heap = [(position[n], n) for n, d in indegree.items() if d == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, node_id = heapq.heappop(heap)
+        order.append(node_id)
+        for dst, keyed in graph._succ[node_id].items():
+            indegree[dst] -= len(keyed)
+            if indegree[dst] == 0:
+                heapq.heappush(heap, (position[dst], dst))
+    return order
+
+
+@pytest.mark.parametrize('seed', range(12))
+def test_topological_order_takes_the_earliest_ready_node(seed):
+    graph = _random_front_graph(seed)
+    create_data_nodes(graph)
+    order = graph.topological_ids()
+    assert order == _order_by_one_heap(graph)
+    assert [n.id for n in graph.pseudo_topological_sort()] == order
+    assert [n.id for n in graph.pseudo_topological_sort(reverse=True)] == order[::-1]
+
+
+def test_a_cycle_is_still_named():
+    graph = Graph()
+    for name in ('a', 'b', 'c'):
+        graph.add_node(name, kind='op', name=name)
+    graph.add_edge('a', 'b', out=0, **{'in': 0})
+    graph.add_edge('b', 'c', out=0, **{'in': 0})
+    graph.add_edge('c', 'b', out=0, **{'in': 1})
+    with pytest.raises(Exception, match='cycle'):
+        graph.topological_ids()
