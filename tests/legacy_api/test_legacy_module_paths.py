@@ -400,19 +400,26 @@ def _tf_model(path: Path):
     path.write_bytes(convert_variables_to_constants_v2(concrete).graph.as_graph_def().SerializeToString())
 
 
-def test_importing_every_legacy_path_leaves_the_ir_unchanged(tmp_path):
+def converted_plain_and_after_importing(tmp_path, modules) -> dict:
+    """A small TF model's IR bytes (xml, bin), converted by ``mo`` as is ('plain') and in a process that first
+    imported ``modules`` ('imported')."""
     model = tmp_path / 'legacy_ops.pb'
     _tf_model(model)
-    modules = sorted({module for paths in LEGACY_PATHS.values() for module in paths})
     outputs = {}
     for label, command in (('plain', ['-m', 'mo']),
-                           ('imported', ['-c', _IMPORT_ALL_THEN_CONVERT.format(modules=modules)])):
+                           ('imported', ['-c', _IMPORT_ALL_THEN_CONVERT.format(modules=sorted(modules))])):
         out = tmp_path / label
         run = subprocess.run([sys.executable] + command + ['convert', '--input_model', str(model),
                                                            '--output_dir', str(out)],
                              cwd=str(ROOT), capture_output=True, text=True)
         assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
         outputs[label] = ((out / 'legacy_ops.xml').read_bytes(), (out / 'legacy_ops.bin').read_bytes())
+    return outputs
+
+
+def test_importing_every_legacy_path_leaves_the_ir_unchanged(tmp_path):
+    outputs = converted_plain_and_after_importing(
+        tmp_path, {module for paths in LEGACY_PATHS.values() for module in paths})
     assert outputs['plain'] == outputs['imported']
     # the pipeline lowered those ops its own way: none of the legacy classes' nodes are in the IR
     xml = outputs['plain'][0].decode()

@@ -7,8 +7,6 @@ attribute to None (the Model Optimizer's ``compare_graphs`` skipped those; mo's 
 either helper.
 """
 import importlib
-import subprocess
-import sys
 import unittest
 
 import numpy as np
@@ -19,7 +17,7 @@ from mo.utils.error import Error
 from mo.utils.unittest.graph import (build_graph, compare_graphs, connect, connect_front, const, empty_data,
                                      regular_op, regular_op_with_empty_data, regular_op_with_shaped_data, result)
 
-from tests.legacy_api.test_legacy_module_paths import _IMPORT_ALL_THEN_CONVERT, ROOT, _tf_model
+from tests.legacy_api.test_legacy_module_paths import converted_plain_and_after_importing
 from tests.legacy_api.test_legacy_module_paths_lowerings import LEGACY_PATHS as LOWERING_PATHS
 
 #: class name -> the module paths it is importable from (2020-2021 ``extensions.``; 2022-2024 ``mo.`` after the rename)
@@ -658,19 +656,7 @@ class TestMvnOnnxToMvn(unittest.TestCase):
 
 # ----- a conversion after importing every path of this batch (this file's and the lowerings') -------------
 def test_importing_every_path_of_this_batch_leaves_the_ir_unchanged(tmp_path):
-    model = tmp_path / 'legacy_ops.pb'
-    _tf_model(model)
-    modules = sorted({module for table in (LEGACY_PATHS, LOWERING_PATHS) for paths in table.values()
-                      for module in paths} |
-                     {'{}.{}.pass_separator'.format(root, phase) for root in ('extensions', 'mo')
-                      for phase in ANCHOR_PATHS})
-    outputs = {}
-    for label, command in (('plain', ['-m', 'mo']),
-                           ('imported', ['-c', _IMPORT_ALL_THEN_CONVERT.format(modules=modules)])):
-        out = tmp_path / label
-        run = subprocess.run([sys.executable] + command + ['convert', '--input_model', str(model),
-                                                           '--output_dir', str(out)],
-                             cwd=str(ROOT), capture_output=True, text=True)
-        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-        outputs[label] = ((out / 'legacy_ops.xml').read_bytes(), (out / 'legacy_ops.bin').read_bytes())
+    modules = ({module for table in (LEGACY_PATHS, LOWERING_PATHS) for paths in table.values() for module in paths} |
+               {'{}.{}.pass_separator'.format(root, phase) for root in ('extensions', 'mo') for phase in ANCHOR_PATHS})
+    outputs = converted_plain_and_after_importing(tmp_path, modules)
     assert outputs['plain'] == outputs['imported']
