@@ -5,7 +5,7 @@ Each framework names its graph's ``source_format`` (what framework-specific step
 """
 import os
 
-from mo.front.onnx.loader import is_onnx_bytes, is_onnx_file
+from mo.front.onnx.sniff import is_onnx_bytes, is_onnx_file
 from mo.utils.error import UsageError
 
 #: framework -> the layout of its graphs (TensorFlow's convolutions are channels-last, ONNX's channels-first)
