@@ -7,7 +7,7 @@ from mo.graph.graph import (Graph, Node, add_opoutput, dict_includes_compare_att
                             set_edge_attribute_between_nodes)
 from mo.utils.error import Error
 from mo.utils.unittest.graph import (build_graph, compare_graphs, connect, connect_front, regular_op,
-                                     regular_op_with_empty_data, regular_op_with_shaped_data, result,
+                                     regular_op_with_shaped_data, result,
                                      valued_const_with_data)
 
 PARAM = {'type': 'Parameter', 'op': 'Parameter'}

@@ -4,7 +4,6 @@ Each test is written the way the Model Optimizer's own unit tests were: a ``buil
 called directly, ``compare_graphs`` against the graph the Model Optimizer's replacer gave. The classes are
 ``legacy_only``: importing them adds no step, so a conversion after importing them all writes the same IR.
 """
-import importlib
 import subprocess
 import sys
 import unittest
@@ -17,6 +16,7 @@ from mo.front.common.partial_infer.utils import float_array, int64_array
 from mo.utils.unittest.graph import (build_graph, compare_graphs, connect, connect_front, const,
                                      regular_op_with_empty_data, regular_op_with_shaped_data, result,
                                      valued_const_with_data)
+from tests.legacy_api.legacy_paths_kit import classes_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +42,7 @@ LEGACY_PATHS = {
 
 
 def _classes(name):
-    return [getattr(importlib.import_module(module), name) for module in LEGACY_PATHS[name]]
+    return classes_at(LEGACY_PATHS, name)
 
 
 class TestPaths(unittest.TestCase):

@@ -5,7 +5,6 @@ Written in the Model Optimizer's test idiom (``build_graph`` dicts, the replacer
 the reference graphs set no attribute to None (the Model Optimizer's ``compare_graphs`` skipped those, mo's compares
 them). ``test_legacy_module_paths_more.py`` converts a model after importing all of them.
 """
-import importlib
 import unittest
 
 import numpy as np
@@ -14,6 +13,7 @@ from mo.front.common.partial_infer.utils import int64_array
 from mo.graph.graph import Node
 from mo.utils.error import Error
 from mo.utils.unittest.graph import build_graph, compare_graphs, connect_front, const, regular_op, result
+from tests.legacy_api.legacy_paths_kit import classes_at, front_graph
 
 #: class name -> the module paths it is importable from (2020-2021 ``extensions.``; 2022-2024 ``mo.`` after the rename)
 LEGACY_PATHS = {
@@ -31,13 +31,7 @@ LEGACY_PATHS = {
 
 
 def _classes(name):
-    return [getattr(importlib.import_module(module), name) for module in LEGACY_PATHS[name]]
-
-
-def _front_graph(nodes, edges, **kwargs):
-    graph = build_graph(nodes, edges, nodes_with_edges_only=True, **kwargs)
-    graph.stage = 'front'
-    return graph
+    return classes_at(LEGACY_PATHS, name)
 
 
 class TestPaths(unittest.TestCase):
@@ -64,7 +58,7 @@ class TestClipByValueTF(unittest.TestCase):
 
     def test_clip_by_value(self):
         for cls in _classes('ClipByValueTFTransformation'):
-            graph = _front_graph(self.nodes, [*connect_front('x', '0:clip'), *connect_front('low', '1:clip'),
+            graph = front_graph(self.nodes, [*connect_front('x', '0:clip'), *connect_front('low', '1:clip'),
                                               *connect_front('high', '2:clip'), *connect_front('clip', 'result')])
             cls().find_and_replace_pattern(graph)
             graph_ref = build_graph(self.nodes, [*connect_front('x', '0:minimum'), *connect_front('high', '1:minimum'),
@@ -132,7 +126,7 @@ class TestFillToBroadcast(unittest.TestCase):
 
     def test_fill(self):
         for cls in _classes('FillToBroadcast'):
-            graph = _front_graph(self.nodes, [*connect_front('dims', '0:fill'), *connect_front('value', '1:fill'),
+            graph = front_graph(self.nodes, [*connect_front('dims', '0:fill'), *connect_front('value', '1:fill'),
                                               *connect_front('fill', 'result')])
             cls().find_and_replace_pattern(graph)
             graph_ref = build_graph(self.nodes, [*connect_front('value', '0:broadcast'),
@@ -143,7 +137,7 @@ class TestFillToBroadcast(unittest.TestCase):
             self.assertEqual([n.name for n in graph.get_op_nodes(op='Broadcast')], ['my_fill/Broadcast'])
 
     def test_constant_fill(self):
-        graph = _front_graph(self.nodes, [*connect_front('dims', '0:constant_fill'),
+        graph = front_graph(self.nodes, [*connect_front('dims', '0:constant_fill'),
                                           *connect_front('constant_fill', 'result')])
         _classes('FillToBroadcast')[0]().find_and_replace_pattern(graph)
         graph_ref = build_graph(self.nodes, [*connect_front('fill_value', '0:broadcast'),
@@ -153,7 +147,7 @@ class TestFillToBroadcast(unittest.TestCase):
         self.assertTrue(flag, resp)
 
     def test_constant_fill_without_input_as_shape_is_an_error(self):
-        graph = _front_graph(self.nodes, [*connect_front('dims', '0:constant_fill'),
+        graph = front_graph(self.nodes, [*connect_front('dims', '0:constant_fill'),
                                           *connect_front('constant_fill', 'result')],
                              update_attributes={'constant_fill': {'input_as_shape': False}})
         with self.assertRaisesRegex(Error, 'ConstantFill "my_constant_fill"'):
@@ -174,7 +168,7 @@ class TestAttributedRollToRoll(unittest.TestCase):
     def test_shift_and_axes(self):
         for cls in _classes('AttributedRollToRoll'):
             for with_axes in (True, False):
-                graph = _front_graph(self.nodes, [*connect_front('placeholder', 'attr_roll'),
+                graph = front_graph(self.nodes, [*connect_front('placeholder', 'attr_roll'),
                                                   *connect_front('attr_roll', 'result')])
                 if not with_axes:
                     del graph.node['attr_roll']['axes']
@@ -201,7 +195,7 @@ class TestOneHotDepthNormalizer(unittest.TestCase):
 
     def test_depth_is_reshaped_to_a_scalar(self):
         for cls in _classes('OneHotDepthNormalizer'):
-            graph = _front_graph(self.nodes, [('input', 'onehot'), ('depth', 'onehot'), ('onehot', 'result')])
+            graph = front_graph(self.nodes, [('input', 'onehot'), ('depth', 'onehot'), ('onehot', 'result')])
             cls().find_and_replace_pattern(graph)
             graph_ref = build_graph(self.nodes, [('input', 'onehot'), ('depth', 'reshape'), ('reshape_dims', 'reshape'),
                                                  ('reshape', 'onehot'), ('onehot', 'result')])
@@ -222,7 +216,7 @@ class TestSizeFrontReplacer(unittest.TestCase):
 
     def test_size(self):
         for cls in _classes('SizeFrontReplacer'):
-            graph = _front_graph(self.nodes, [*connect_front('input', 'size'), *connect_front('size', 'result')])
+            graph = front_graph(self.nodes, [*connect_front('input', 'size'), *connect_front('size', 'result')])
             cls().find_and_replace_pattern(graph)
             graph_ref = build_graph(self.nodes, [*connect_front('input', 'shape'),
                                                  *connect_front('shape', '0:reduce_prod'),
@@ -235,7 +229,7 @@ class TestSizeFrontReplacer(unittest.TestCase):
             self.assertEqual(Node(graph, 'input').out_port(0).get_destination().node.op, 'ShapeOf')
 
     def test_no_output_type_is_an_error(self):
-        graph = _front_graph(self.nodes, [*connect_front('input', 'size'), *connect_front('size', 'result')])
+        graph = front_graph(self.nodes, [*connect_front('input', 'size'), *connect_front('size', 'result')])
         del graph.node['size']['output_type']
         with self.assertRaisesRegex(Error, 'Size "my_size"'):
             _classes('SizeFrontReplacer')[0]().find_and_replace_pattern(graph)
@@ -253,7 +247,7 @@ class TestPowerToEltwises(unittest.TestCase):
     }
 
     def _convert(self, cls, **attrs):
-        graph = _front_graph(self.nodes, [*connect_front('input', 'power'), *connect_front('power', 'result')],
+        graph = front_graph(self.nodes, [*connect_front('input', 'power'), *connect_front('power', 'result')],
                              update_attributes={'power': attrs})
         cls().find_and_replace_pattern(graph)
         self.assertEqual(graph.get_op_nodes(op='AttributedPower'), [])
@@ -295,7 +289,7 @@ class TestTransposeOrderNormalizer(unittest.TestCase):
 
     def test_order_becomes_an_input(self):
         for cls in _classes('TransposeOrderNormalizer'):
-            graph = _front_graph(self.nodes, [*connect_front('input', 'transpose'),
+            graph = front_graph(self.nodes, [*connect_front('input', 'transpose'),
                                               *connect_front('transpose', 'result')])
             cls().find_and_replace_pattern(graph)
             graph_ref = build_graph(self.nodes, [*connect_front('input', '0:transpose'),
@@ -308,7 +302,7 @@ class TestTransposeOrderNormalizer(unittest.TestCase):
 
     def test_reverse_order_stays_and_no_order_is_an_error(self):
         cls = _classes('TransposeOrderNormalizer')[0]
-        graph = _front_graph(self.nodes, [*connect_front('input', 'transpose'), *connect_front('transpose', 'result')],
+        graph = front_graph(self.nodes, [*connect_front('input', 'transpose'), *connect_front('transpose', 'result')],
                              update_attributes={'transpose': {'order': None, 'reverse_order': True}})
         cls().find_and_replace_pattern(graph)
         self.assertFalse(Node(graph, 'transpose').is_in_port_connected(1))
@@ -348,7 +342,7 @@ class TestLayerNorm(unittest.TestCase):
                  *connect_front('add_param', '1:add'), *connect_front('add', '0:sqrt'),
                  *connect_front('sqrt_param', '1:sqrt'), *connect_front('sub', '0:div'),
                  *connect_front('sqrt', '1:div'), *connect_front('div', 'result')]
-        return _front_graph(self.nodes, edges, update_attributes=update)
+        return front_graph(self.nodes, edges, update_attributes=update)
 
     def test_layer_norm(self):
         for cls in _classes('LayerNorm'):

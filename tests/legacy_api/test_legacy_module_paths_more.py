@@ -19,6 +19,7 @@ from mo.utils.unittest.graph import (build_graph, compare_graphs, connect, conne
 
 from tests.legacy_api.test_legacy_module_paths import converted_plain_and_after_importing
 from tests.legacy_api.test_legacy_module_paths_lowerings import LEGACY_PATHS as LOWERING_PATHS
+from tests.legacy_api.legacy_paths_kit import classes_at, front_graph
 
 #: class name -> the module paths it is importable from (2020-2021 ``extensions.``; 2022-2024 ``mo.`` after the rename)
 LEGACY_PATHS = {
@@ -51,13 +52,7 @@ ANCHOR_PATHS = {
 
 
 def _classes(name):
-    return [getattr(importlib.import_module(module), name) for module in LEGACY_PATHS[name]]
-
-
-def _front_graph(nodes, edges, **kwargs):
-    graph = build_graph(nodes, edges, nodes_with_edges_only=True, **kwargs)
-    graph.stage = 'front'
-    return graph
+    return classes_at(LEGACY_PATHS, name)
 
 
 class TestPaths(unittest.TestCase):
@@ -122,7 +117,7 @@ class TestHSwishWithClamp(unittest.TestCase):
 
     def test_hswish_with_clamp(self):
         for cls in _classes('HSwishWithClamp'):
-            graph = _front_graph(self.nodes, self.edges)
+            graph = front_graph(self.nodes, self.edges)
             cls().find_and_replace_pattern(graph)
             flag, resp = compare_graphs(graph, HSWISH_REF, 'result')
             self.assertTrue(flag, resp)
@@ -132,7 +127,7 @@ class TestHSwishWithClamp(unittest.TestCase):
         for update, edges in (({'const_0': {'value': float_array([0.00001])}}, self.edges),
                               ({}, [('input_2', 'add', {'in': 0, 'out': 0}) if edge[:2] == ('input', 'add') else edge
                                     for edge in self.edges])):
-            graph = _front_graph(self.nodes, edges, update_attributes=update)
+            graph = front_graph(self.nodes, edges, update_attributes=update)
             graph_ref = graph.copy()
             HSwishWithClamp = _classes('HSwishWithClamp')[0]
             HSwishWithClamp().find_and_replace_pattern(graph)
@@ -165,14 +160,14 @@ class TestHSwishWithMinMax(unittest.TestCase):
 
     def test_hswish_with_min_max(self):
         for cls in _classes('HSwishWithMinMax'):
-            graph = _front_graph(self.nodes, self.edges)
+            graph = front_graph(self.nodes, self.edges)
             cls().find_and_replace_pattern(graph)
             flag, resp = compare_graphs(graph, HSWISH_REF, 'result')
             self.assertTrue(flag, resp)
             self.assertEqual([n.op for n in graph.get_op_nodes(name='final_mul')], ['HSwish'])
 
     def test_wrong_constant_stays(self):
-        graph = _front_graph(self.nodes, self.edges, update_attributes={'const_6': {'value': float_array([6.1])}})
+        graph = front_graph(self.nodes, self.edges, update_attributes={'const_6': {'value': float_array([6.1])}})
         graph_ref = graph.copy()
         _classes('HSwishWithMinMax')[0]().find_and_replace_pattern(graph)
         flag, resp = compare_graphs(graph, graph_ref, 'result')
@@ -199,7 +194,7 @@ class TestBinaryQuantizeNormalization(unittest.TestCase):
 
     def test_binary_quantize_normalizer(self):
         for cls in _classes('BinaryFakeQuantizeNormalization'):
-            graph = _front_graph(self.nodes, self.edges)
+            graph = front_graph(self.nodes, self.edges)
             cls().find_and_replace_pattern(graph)
             graph.clean_up()
             graph_ref = build_graph(self.nodes, [
@@ -212,7 +207,7 @@ class TestBinaryQuantizeNormalization(unittest.TestCase):
             self.assertEqual(quantize.in_port(1).get_source().node.id, quantize.in_port(2).get_source().node.id)
 
     def test_more_levels_stay(self):
-        graph = _front_graph(self.nodes, self.edges, update_attributes={'quantize': {'levels': 256}})
+        graph = front_graph(self.nodes, self.edges, update_attributes={'quantize': {'levels': 256}})
         graph_ref = graph.copy()
         _classes('BinaryFakeQuantizeNormalization')[0]().find_and_replace_pattern(graph)
         flag, resp = compare_graphs(graph, graph_ref, 'output', check_op_attrs=True)
@@ -236,7 +231,7 @@ class TestAttributedClampNormalizer(unittest.TestCase):
 
     def test_bounds_become_inputs(self):
         for cls in _classes('AttributedClampNormalizer'):
-            graph = _front_graph(self.nodes, [('placeholder', 'attr_clamp', {'in': 0, 'out': 0}),
+            graph = front_graph(self.nodes, [('placeholder', 'attr_clamp', {'in': 0, 'out': 0}),
                                               ('attr_clamp', 'result', {'in': 0, 'out': 0})])
             graph_ref = build_graph(self.nodes, [('placeholder', 'clamp', {'in': 0, 'out': 0}),
                                                  ('min', 'clamp', {'in': 1, 'out': 0}),
@@ -249,7 +244,7 @@ class TestAttributedClampNormalizer(unittest.TestCase):
             self.assertEqual(graph.get_op_nodes(op='AttributedClamp'), [])
 
     def test_a_missing_bound_is_float32s_limit(self):
-        graph = _front_graph(self.nodes, [('placeholder', 'attr_clamp'), ('attr_clamp', 'result')])
+        graph = front_graph(self.nodes, [('placeholder', 'attr_clamp'), ('attr_clamp', 'result')])
         del graph.node['attr_clamp']['min']
         graph_ref = build_graph(self.nodes, [('placeholder', 'clamp', {'in': 0}), ('lowest', 'clamp', {'in': 1}),
                                              ('max', 'clamp', {'in': 2}), ('clamp', 'result')],
@@ -271,7 +266,7 @@ class TestAttributedGatherNormalizer(unittest.TestCase):
 
     def test_axis_becomes_an_input(self):
         for cls in _classes('AttributedGatherNormalizer'):
-            graph = _front_graph(self.nodes, [*connect_front('data', '0:attr_gather'),
+            graph = front_graph(self.nodes, [*connect_front('data', '0:attr_gather'),
                                               *connect_front('indices', '1:attr_gather'),
                                               *connect_front('attr_gather', 'result')])
             graph_ref = build_graph(self.nodes, [*connect_front('data', '0:gather'),
@@ -286,7 +281,7 @@ class TestAttributedGatherNormalizer(unittest.TestCase):
                              ['my_gather/axis'])
 
     def test_no_axis_is_an_error(self):
-        graph = _front_graph(self.nodes, [*connect_front('data', '0:attr_gather'),
+        graph = front_graph(self.nodes, [*connect_front('data', '0:attr_gather'),
                                           *connect_front('indices', '1:attr_gather'),
                                           *connect_front('attr_gather', 'result')])
         del graph.node['attr_gather']['axis']
@@ -305,7 +300,7 @@ class TestTopKNormalize(unittest.TestCase):
 
     def test_k_becomes_an_input(self):
         for cls in _classes('TopKNormalize'):
-            graph = _front_graph(self.nodes, [*connect_front('data', '0:topk'), *connect_front('topk:0', 'values'),
+            graph = front_graph(self.nodes, [*connect_front('data', '0:topk'), *connect_front('topk:0', 'values'),
                                               *connect_front('topk:1', 'indices')])
             cls().find_and_replace_pattern(graph)
             graph_ref = build_graph(self.nodes, [*connect_front('data', '0:topk'), *connect_front('k', '1:topk'),
@@ -320,14 +315,14 @@ class TestTopKNormalize(unittest.TestCase):
             self.assertEqual(topk.in_port(1).get_source().node.name, 'topk/Dims')
 
     def test_a_k_input_stays_and_no_k_is_an_error(self):
-        graph = _front_graph(self.nodes, [*connect_front('data', '0:topk'), *connect_front('k', '1:topk'),
+        graph = front_graph(self.nodes, [*connect_front('data', '0:topk'), *connect_front('k', '1:topk'),
                                           *connect_front('topk:0', 'values')],
                              update_attributes={'topk': {'k': 5}})
         _classes('TopKNormalize')[0]().find_and_replace_pattern(graph)
         self.assertEqual(Node(graph, 'topk').in_port(1).get_source().node.id, 'k')
         self.assertEqual(Node(graph, 'topk').k, 5)
 
-        graph = _front_graph(self.nodes, [*connect_front('data', '0:topk'), *connect_front('topk:0', 'values')])
+        graph = front_graph(self.nodes, [*connect_front('data', '0:topk'), *connect_front('topk:0', 'values')])
         del graph.node['topk']['k']
         with self.assertRaisesRegex(Error, 'TopK "topk"'):
             _classes('TopKNormalize')[0]().find_and_replace_pattern(graph)
@@ -346,7 +341,7 @@ class TestExpandDimsToUnsqueeze(unittest.TestCase):
     def test_attribute_axis(self):
         for cls in _classes('ExpandDimsToUnsqueeze'):
             for expand_axis, ref_value in ((2, int64_array([2])), (int64_array([0, 2]), int64_array([0, 2]))):
-                graph = _front_graph(self.nodes, [*connect_front('data', 'expand_dims'),
+                graph = front_graph(self.nodes, [*connect_front('data', 'expand_dims'),
                                                   *connect_front('expand_dims', 'result')],
                                      update_attributes={'expand_dims': {'expand_axis': expand_axis}})
                 cls().find_and_replace_pattern(graph)
@@ -361,7 +356,7 @@ class TestExpandDimsToUnsqueeze(unittest.TestCase):
                 self.assertEqual([n.name for n in graph.get_op_nodes(op='Unsqueeze')], ['expand_dims/Unsqueeze'])
 
     def test_axes_input(self):
-        graph = _front_graph(self.nodes, [*connect_front('data', '0:expand_dims'),
+        graph = front_graph(self.nodes, [*connect_front('data', '0:expand_dims'),
                                           *connect_front('axes', '1:expand_dims'),
                                           *connect_front('expand_dims', 'result')])
         _classes('ExpandDimsToUnsqueeze')[0]().find_and_replace_pattern(graph)
@@ -390,7 +385,7 @@ class TestArgOpsSqueeze(unittest.TestCase):
                         edges = [*connect_front('data', '0:argmax'), *connect_front('argmax', 'result')]
                         if axis_input:
                             edges.append(*connect_front('axis', '1:argmax'))
-                        graph = _front_graph(self.nodes, edges, update_attributes={'argmax': {'op': op}})
+                        graph = front_graph(self.nodes, edges, update_attributes={'argmax': {'op': op}})
                         cls().find_and_replace_pattern(graph)
                         ref_edges = [*connect_front('data', '0:argmax'), *connect_front('argmax', '0:squeeze'),
                                      *connect_front('axis', '1:squeeze'), *connect_front('squeeze', 'result')]
@@ -403,7 +398,7 @@ class TestArgOpsSqueeze(unittest.TestCase):
                         self.assertEqual([n.name for n in graph.get_op_nodes(op='Squeeze')], ['my_argmax/Squeeze'])
 
     def test_keepdims_stays(self):
-        graph = _front_graph(self.nodes, [*connect_front('data', '0:argmax'), *connect_front('argmax', 'result')],
+        graph = front_graph(self.nodes, [*connect_front('data', '0:argmax'), *connect_front('argmax', 'result')],
                              update_attributes={'argmax': {'keepdims': 1}})
         _classes('ArgOpsSqueeze')[0]().find_and_replace_pattern(graph)
         self.assertEqual(graph.get_op_nodes(op='Squeeze'), [])
@@ -433,7 +428,7 @@ class TestSplitNormalizer(unittest.TestCase):
 
     def test_squeeze_axis_attributed(self):
         for cls in _classes('SqueezeAxis'):
-            graph = _front_graph(self.nodes, [('placeholder', 'attr_split', {'in': 0, 'out': 0}),
+            graph = front_graph(self.nodes, [('placeholder', 'attr_split', {'in': 0, 'out': 0}),
                                               ('attr_split', 'concat', {'in': 0, 'out': 0}),
                                               ('attr_split', 'concat', {'in': 1, 'out': 1})] + self.to_concat)
             graph_ref = build_graph(self.nodes, [('placeholder', 'attr_split', {'in': 0, 'out': 0}),
@@ -450,7 +445,7 @@ class TestSplitNormalizer(unittest.TestCase):
             self.assertEqual({n.name for n in graph.get_op_nodes(op='Squeeze')}, {'my_split/Squeeze_'})
 
     def test_squeeze_axis_from_the_split_input(self):
-        graph = _front_graph(self.nodes, [('placeholder', 'split', {'in': 0, 'out': 0}),
+        graph = front_graph(self.nodes, [('placeholder', 'split', {'in': 0, 'out': 0}),
                                           ('split_axis', 'split', {'in': 1, 'out': 0}),
                                           ('split', 'concat', {'in': 0, 'out': 0}),
                                           ('split', 'concat', {'in': 1, 'out': 1})] + self.to_concat)
@@ -469,7 +464,7 @@ class TestSplitNormalizer(unittest.TestCase):
 
     def test_attributed_split_to_split(self):
         for cls in _classes('AttributedSplitToSplit'):
-            graph = _front_graph(self.nodes, [('placeholder', 'attr_split', {'in': 0, 'out': 0}),
+            graph = front_graph(self.nodes, [('placeholder', 'attr_split', {'in': 0, 'out': 0}),
                                               ('attr_split', 'concat', {'in': 0, 'out': 0}),
                                               ('attr_split', 'concat', {'in': 1, 'out': 1})] + self.to_concat)
             graph_ref = build_graph(self.nodes, [('placeholder', 'split', {'in': 0, 'out': 0}),
@@ -486,7 +481,7 @@ class TestSplitNormalizer(unittest.TestCase):
 
     def test_attributed_variadic_split_to_variadic_split(self):
         for cls in _classes('AttributedVariadicSplitToVariadicSplit'):
-            graph = _front_graph(self.nodes, [('placeholder', 'attr_vsplit', {'in': 0, 'out': 0}),
+            graph = front_graph(self.nodes, [('placeholder', 'attr_vsplit', {'in': 0, 'out': 0}),
                                               ('attr_vsplit', 'concat', {'in': 0, 'out': 0}),
                                               ('attr_vsplit', 'concat', {'in': 1, 'out': 1})] + self.to_concat)
             graph_ref = build_graph(self.nodes, [('placeholder', 'vsplit', {'in': 0, 'out': 0}),
@@ -501,7 +496,7 @@ class TestSplitNormalizer(unittest.TestCase):
             self.assertEqual([n.name for n in graph.get_op_nodes(op='VariadicSplit')], ['my_vsplit/VariadicSplit'])
 
     def test_attributed_split_without_num_splits_is_an_error(self):
-        graph = _front_graph(self.nodes, [('placeholder', 'attr_split'), ('attr_split', 'concat')] + self.to_concat)
+        graph = front_graph(self.nodes, [('placeholder', 'attr_split'), ('attr_split', 'concat')] + self.to_concat)
         del graph.node['attr_split']['num_splits']
         with self.assertRaisesRegex(Error, 'AttributedSplit "my_split" has no num_splits'):
             _classes('AttributedSplitToSplit')[0]().find_and_replace_pattern(graph)
@@ -520,7 +515,7 @@ class TestSplitNormalizer(unittest.TestCase):
             for cls in _classes(name):
                 with self.subTest(cls=cls.__module__, name=name):
                     outputs = [(node, 'concat', {'in': 0, 'out': 0}), (node, 'concat', {'in': 1, 'out': 1})]
-                    graph = _front_graph(self.nodes, before + outputs + self.to_concat,
+                    graph = front_graph(self.nodes, before + outputs + self.to_concat,
                                          update_attributes={node: attrs})
                     graph_ref = build_graph(self.nodes, after + outputs + self.to_concat, nodes_with_edges_only=True)
                     cls().find_and_replace_pattern(graph)
@@ -543,7 +538,7 @@ class TestEltwiseN(unittest.TestCase):
 
     def _check(self, inputs, operation, ref_edges):
         for cls in _classes('EltwiseNReplacement'):
-            graph = _front_graph(self.nodes, [(i, 'EltwiseN_1') for i in inputs] + [('EltwiseN_1', 'last')],
+            graph = front_graph(self.nodes, [(i, 'EltwiseN_1') for i in inputs] + [('EltwiseN_1', 'last')],
                                  update_attributes={'EltwiseN_1': {'operation': operation}})
             graph_ref = build_graph(self.nodes, ref_edges, nodes_with_edges_only=True)
             cls().find_and_replace_pattern(graph)
@@ -568,7 +563,7 @@ class TestEltwiseN(unittest.TestCase):
                      ('placeholder_1', 'add_2'), ('add_2', 'add_3'), ('placeholder_1', 'add_3'), ('add_3', 'last')])
 
     def test_unknown_operation_is_an_error(self):
-        graph = _front_graph(self.nodes, [('placeholder_1', 'EltwiseN_1'), ('placeholder_2', 'EltwiseN_1'),
+        graph = front_graph(self.nodes, [('placeholder_1', 'EltwiseN_1'), ('placeholder_2', 'EltwiseN_1'),
                                           ('EltwiseN_1', 'last')],
                              update_attributes={'EltwiseN_1': {'operation': 'pow'}})
         with self.assertRaisesRegex(Error, 'EltwiseN "sum_n"'):
@@ -644,7 +639,7 @@ class TestMvnOnnxToMvn(unittest.TestCase):
 
     def test_mvn_onnx_to_mvn(self):
         for cls in _classes('MvnOnnxToMvn'):
-            graph = _front_graph(self.nodes, [*connect_front('data', 'mvn_onnx'), *connect_front('mvn_onnx', 'result')])
+            graph = front_graph(self.nodes, [*connect_front('data', 'mvn_onnx'), *connect_front('mvn_onnx', 'result')])
             cls().find_and_replace_pattern(graph)
             graph_ref = build_graph(self.nodes, [*connect_front('data', '0:mvn'), *connect_front('axes', '1:mvn'),
                                                  *connect_front('mvn', 'result')], nodes_with_edges_only=True)
