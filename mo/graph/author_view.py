@@ -30,7 +30,7 @@ from mo.graph.legacy_api import LegacyGraphAPI
 from mo.graph.node import Node
 from mo.graph.node_attrs import IndexedAttrs
 from mo.graph.port import PortData
-from mo.utils.shape import AUTHOR_DYNAMIC_VALUE, shape_array
+from mo.utils.shape import AUTHOR_DYNAMIC_VALUE, is_masked_array, is_masked_constant, shape_array
 
 #: graph attribute marking a graph built by the Model Optimizer's test helpers: its shapes are authors' to read
 GRAPH_MARK = 'author_shapes'
@@ -82,12 +82,12 @@ def masked_shape(shape):
 
 
 def _holds_masked(items) -> bool:
-    return any(item is np.ma.masked for item in items)
+    return any(is_masked_constant(item) for item in items)
 
 
 def stored_shape(shape):
     """A shape written by any code, in mo's form: masked entries and the authors' marker value become ``-1``."""
-    if isinstance(shape, np.ma.MaskedArray):
+    if is_masked_array(shape):
         return shape_array(shape)
     if type(shape) is np.ndarray and shape.dtype.kind == 'i' and shape.size and shape.min() == AUTHOR_DYNAMIC_VALUE:
         return shape_array(shape)
@@ -99,7 +99,7 @@ def stored_shape(shape):
 def stored_value(value):
     """A value written by any code, in mo's form: a masked array becomes a plain one, or None when it has masked
     entries (mo has no partially known values)."""
-    if isinstance(value, np.ma.MaskedArray):
+    if is_masked_array(value):
         return None if np.ma.is_masked(value) else np.ma.getdata(value)
     return value
 

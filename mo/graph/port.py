@@ -12,7 +12,7 @@ its node's port table, which is the data node's attribute dict itself once the p
 """
 import numpy as np
 
-from mo.utils.shape import shape_array
+from mo.utils.shape import is_masked_array, shape_array
 from mo.graph.connection import Connection
 from mo.utils.error import Error
 
@@ -75,7 +75,7 @@ class PortData:
         store = self._store(create=True)
         if store is None:
             raise Error('Cannot set a value on unconnected input {} of "{}"', self.port.idx, self.port.node.soft_get('name'))
-        if isinstance(value, np.ma.MaskedArray):
+        if is_masked_array(value):
             # an author's value with dynamic entries: mo keeps only what it knows of it, its shape
             if np.ma.is_masked(value):
                 store['value'] = None

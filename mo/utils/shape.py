@@ -8,21 +8,48 @@ always the ``-1`` form.
 Extension authors see the Model Optimizer's masked form instead: ``mo.front.common.partial_infer.utils``
 is that API, and ``mo.graph.author_view`` converts at the accessors their code reads shapes through.
 """
+import sys
+
 import numpy as np
 from mo.utils.error import Error
 
 #: how mo stores a dimension whose size is not known before the model runs
 dynamic_dimension_value = -1
-#: the Model Optimizer's marker of an unknown dimension (numpy's masked constant); accepted on input
-dynamic_dimension = np.ma.masked
 #: the Model Optimizer's integer stand-in for a masked dimension (``mo.front.common.partial_infer.utils``);
 #: accepted on input as any other negative size
 AUTHOR_DYNAMIC_VALUE = -1000000007
 
 
+def __getattr__(name):
+    # ``dynamic_dimension``, the Model Optimizer's marker of an unknown dimension (numpy's masked constant),
+    # accepted on input. Resolved on first use: importing numpy.ma costs ~12 ms, a few percent of a typical
+    # conversion, and only authors' code (mo.front.common.partial_infer.utils) brings masked values.
+    if name == 'dynamic_dimension':
+        return np.ma.masked
+    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))
+
+
+def is_masked_array(value) -> bool:
+    """``value`` is a numpy masked array. Without importing numpy.ma: until something has, nothing is masked."""
+    ma = sys.modules.get('numpy.ma')
+    return ma is not None and isinstance(value, ma.MaskedArray)
+
+
+def is_masked_constant(value) -> bool:
+    """``value`` is numpy's masked constant (``dynamic_dimension``), without importing numpy.ma."""
+    ma = sys.modules.get('numpy.ma')
+    return ma is not None and value is ma.masked
+
+
+def is_masked(value) -> bool:
+    """``value`` is numpy's masked constant or an array with masked entries (``np.ma.is_masked``, or the
+    constant itself), without importing numpy.ma."""
+    ma = sys.modules.get('numpy.ma')
+    return ma is not None and (value is ma.masked or ma.is_masked(value))
+
+
 def _is_dynamic(dim) -> bool:
-    return dim is None or dim is np.ma.masked or (np.ndim(dim) == 0 and not np.ma.is_masked(dim) and
-                                                 int(dim) < 0)
+    return dim is None or is_masked(dim) or (np.ndim(dim) == 0 and int(dim) < 0)
 
 
 def int64_array(value) -> np.ndarray:
@@ -49,7 +76,7 @@ def shape_array(value, dtype=np.int64):
         shape = value.astype(dtype)
         shape[shape < 0] = dynamic_dimension_value
         return shape
-    if isinstance(value, np.ma.MaskedArray):
+    if is_masked_array(value):
         return np.where(np.ma.getmaskarray(value), dynamic_dimension_value,
                         np.ma.getdata(value)).astype(dtype).reshape(np.shape(value))
     dims = np.asarray(value, dtype=object)
@@ -64,16 +91,16 @@ def undefined_shape_of_rank(rank: int) -> np.ndarray:
 
 def unmask_shape(value):
     """``value`` with every unknown dimension as ``-1`` (a list for masked arrays, as the MO did)."""
-    if isinstance(value, np.ma.MaskedArray):
+    if is_masked_array(value):
         return value.tolist(dynamic_dimension_value)
     return value
 
 
 def is_fully_defined(value) -> bool:
     """True when ``value`` (a shape, a value, a dimension) has no unknown entry; None is not defined."""
-    if value is None or value is np.ma.masked:
+    if value is None or is_masked_constant(value):
         return False
-    if isinstance(value, np.ma.MaskedArray):
+    if is_masked_array(value):
         return not np.ma.is_masked(value) and not bool(np.any(np.ma.getdata(value) < 0))
     if isinstance(value, (list, tuple)):
         return all(is_fully_defined(v) for v in value)
@@ -118,7 +145,7 @@ def shape_delete(shape, obj):
 
 def shape_insert(shape, pos: int, obj):
     """``shape`` with ``obj`` (a dimension, a list of them, or ``dynamic_dimension``) inserted at ``pos``."""
-    items = [obj] if (np.ndim(obj) == 0 or obj is np.ma.masked) else list(np.ravel(obj))
+    items = [obj] if np.ndim(obj) == 0 else list(np.ravel(obj))
     shape = list(shape_array(shape))
     return shape_array(shape[:pos] + items + shape[pos:])
 

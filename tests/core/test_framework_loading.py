@@ -101,3 +101,38 @@ def test_the_cli_writes_the_ir_bytes_of_a_full_load(tmp_path, kind):
     convert({'input_model': str(model), 'output_dir': str(full), 'model_name': 'm', 'silent': True})
     for name in ('m.xml', 'm.bin'):
         assert (cli / name).read_bytes() == (full / name).read_bytes(), name
+
+
+def test_the_legacy_path_modules_that_loading_skips_register_nothing():
+    """``LEGACY_PATH_MODULES`` are skipped by ``load_builtin``: importing them afterwards (as an author's code does)
+    changes no registry, and a TF conversion's load then needs no ``numpy.ma`` (only authors' masked API does)."""
+    code = textwrap.dedent('''
+        import importlib, json, sys
+        from mo.front.extractor import FrontExtractorOp
+        from mo.ops.op import Op
+        from mo.utils.class_registration import full_name, registered_classes
+        from mo.utils.import_extensions import LEGACY_PATH_MODULES, load_builtin
+
+        def registries():
+            return [sorted(full_name(c) for c in registered_classes()),
+                    {fw: sorted(table) for fw, table in FrontExtractorOp.registry.items()},
+                    sorted(Op.registered_ops)]
+        load_builtin(with_transforms=False, framework='tf')
+        masked = 'numpy.ma' in sys.modules
+        skipped = sorted(m for m in LEGACY_PATH_MODULES if m in sys.modules)
+        load_builtin(with_transforms=False)
+        before = registries()
+        for module in sorted(LEGACY_PATH_MODULES):
+            importlib.import_module(module)
+        print(json.dumps({'masked': masked, 'skipped': skipped, 'same': registries() == before}))
+    ''')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, cwd=str(ROOT))
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result == {'masked': False, 'skipped': [], 'same': True}
+
+
+def test_every_module_with_a_legacy_only_class_is_a_legacy_path_module():
+    from mo.utils.import_extensions import LEGACY_PATH_MODULES
+    marked = {'.'.join(path.relative_to(ROOT).with_suffix('').parts)
+              for path in (ROOT / 'extensions').rglob('*.py') if 'legacy_only = True' in path.read_text()}
+    assert marked <= LEGACY_PATH_MODULES

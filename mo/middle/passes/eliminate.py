@@ -3,6 +3,7 @@ import numpy as np
 
 from mo.graph.graph import Graph, Node
 from mo.utils.error import Error
+from mo.utils.shape import is_masked
 from mo.middle.partial_infer import infer_node
 
 
@@ -36,7 +37,7 @@ def mark_const_producer_nodes(graph: Graph):
                 graph.nodes[src]['is_const_producer'] = False
                 data['is_const_producer'] = False
         value = data.get('value')
-        if value is None or np.ma.is_masked(value):
+        if value is None or is_masked(value):
             for src in graph.predecessors(node.id):
                 graph.nodes[src]['is_const_producer'] = False
 
