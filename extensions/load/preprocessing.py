@@ -17,8 +17,6 @@ import re
 
 import numpy as np
 
-from extensions.load.onnx.loader import ONNXExtractor
-from extensions.load.tf.loader import TFExtractor, _params
 from mo.front.common.rule import Builder
 from mo.utils.shape import int64_array
 from mo.front.loader_replacement import LoadReplacementPattern
@@ -26,6 +24,7 @@ from mo.graph.graph import Graph, Node
 from mo.ops.elementwise import Div, Sub
 from mo.ops.tensor_ops import Reverse
 from mo.ops.transpose import Transpose
+from mo.utils.class_registration import registered_steps
 from mo.utils.error import UsageError
 
 #: node attribute: 'mean' or 'scale' on the Subtract or Divide made here (a middle pass folds them into the
@@ -98,10 +97,10 @@ class TFPreprocessing(LoadReplacementPattern):
     id = 'TFPreprocessing'
 
     def run_after(self):
-        return [TFExtractor, ONNXExtractor]
+        return registered_steps('extensions.load.tf.loader.TFExtractor', 'extensions.load.onnx.loader.ONNXExtractor')
 
     def find_and_replace_pattern(self, graph: Graph):
-        prep = Preprocessing(_params(graph))
+        prep = Preprocessing(graph.graph.get('cmd_params') or {})
         if not prep.any():
             return
         parameters = {p.soft_get('name', p.id): p for p in graph.get_op_nodes(type='Parameter')}

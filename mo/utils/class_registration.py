@@ -49,6 +49,13 @@ def anchor(name: str):
     return cls
 
 
+def registered_steps(*names: str) -> list:
+    """The registered classes among the full ``names`` (``'extensions.load.tf.loader.TFExtractor'``), in that
+    order: a step that runs after another framework's step names it, since a conversion loads only its own
+    framework's modules (``mo.utils.import_extensions``) and an import would load the other's reader."""
+    return [_registry[name] for name in names if name in _registry]
+
+
 def registered_classes() -> list:
     """Every registered replacer class, abstract bases excluded, in registration order."""
     return [cls for cls in _registry.values() if not cls.is_abstract()]
