@@ -44,6 +44,16 @@ class GraphAssertionError(Error, AssertionError):
     ``[ ERROR ]`` line), and an ``AssertionError`` to code and tests written for the Model Optimizer."""
 
 
+def _sole_id(bucket):
+    """The node id of an index bucket that holds one: a 1-tuple, or (the name index) the str id itself."""
+    return bucket if type(bucket) is str else bucket[0]
+
+
+def _ids(bucket):
+    """The node ids of an index bucket (a set, a 1-tuple, or a name's one str id) as a collection."""
+    return (bucket,) if type(bucket) is str else bucket
+
+
 class Graph(LegacyGraphAPI, nx.MultiDiGraph):
     """A model graph: networkx MultiDiGraph plus ports, an op index and clean-up.
 
@@ -92,8 +102,8 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                 bucket = self._index[key].get(old)
             except TypeError:  # an unhashable value is simply not indexed
                 bucket = None
-            if type(bucket) is tuple:
-                if bucket[0] == node_id:
+            if type(bucket) is tuple or type(bucket) is str:
+                if _sole_id(bucket) == node_id:
                     del self._index[key][old]
             elif bucket is not None:
                 bucket.discard(node_id)
@@ -109,12 +119,13 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         except TypeError:  # an unhashable value is simply not indexed
             return
         # a value held by one node (every name, most of the time) keeps its id in a 1-tuple, a quarter
-        # of a set's memory; the second node with the value turns the bucket into a set
+        # of a set's memory, and a name its str id itself (no tuple at all: a model has one name per node);
+        # the second node with the value turns the bucket into a set
         if bucket is None:
-            index[value] = (node_id,)
-        elif type(bucket) is tuple:
-            if bucket[0] != node_id:
-                index[value] = {bucket[0], node_id}
+            index[value] = node_id if key == 'name' and type(node_id) is str else (node_id,)
+        elif type(bucket) is tuple or type(bucket) is str:
+            if _sole_id(bucket) != node_id:
+                index[value] = {_sole_id(bucket), node_id}
         else:
             bucket.add(node_id)
 
@@ -314,11 +325,11 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
 
     def nodes_by_attr(self, key, value):
         """Ids of nodes whose indexed attribute ``key`` equals ``value``, in insertion order."""
-        return self._ordered(self._index[key].get(value, ()))
+        return self._ordered(_ids(self._index[key].get(value, ())))
 
     def count_by_attr(self, key, value) -> int:
         """How many nodes have indexed attribute ``key`` equal to ``value`` (no sorting)."""
-        return len(self._index[key].get(value, ()))
+        return len(_ids(self._index[key].get(value, ())))
 
     def _select(self, kind, attrs):
         for key in ('op', 'type'):

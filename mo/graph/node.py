@@ -4,7 +4,7 @@
 """
 import numpy as np
 
-from mo.graph.port import DEBUG_INFO, Port, debug_info_of_names
+from mo.graph.port import DEBUG_INFO, Port, debug_info_of_names, port_record
 from mo.utils.error import Error
 
 
@@ -130,13 +130,13 @@ class Node:
         table = self._port_table('in')
         if idx in table and not skip_if_exist:
             raise Error('Input port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
-        table.setdefault(idx, {'control_flow': kwargs.get('control_flow', False)})
+        table.setdefault(idx, port_record(kwargs.get('control_flow', False)))
 
     def add_output_port(self, idx, skip_if_exist=False, **kwargs):
         table = self._port_table('out')
         if idx in table and not skip_if_exist:
             raise Error('Output port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
-        table.setdefault(idx, {'control_flow': kwargs.get('control_flow', False)})
+        table.setdefault(idx, port_record(kwargs.get('control_flow', False)))
 
     def delete_input_port(self, idx):
         self.in_port(idx).disconnect()
@@ -150,14 +150,14 @@ class Node:
         """The input port ``idx``; created on first use, so new ops can be wired freely."""
         table = self._port_table('in')
         if idx not in table:
-            table[idx] = {'control_flow': control_flow}
+            table[idx] = port_record(control_flow)
         return Port(self, 'in', idx)
 
     def out_port(self, idx=0, control_flow=False):
         """The output port ``idx``; created on first use."""
         table = self._port_table('out')
         if idx not in table:
-            table[idx] = {'control_flow': control_flow}
+            table[idx] = port_record(control_flow)
         return Port(self, 'out', idx)
 
     def _edge_ports(self, direction):

@@ -38,6 +38,55 @@ def data_node_attrs(data_id, record=None) -> dict:
     return attrs
 
 
+class _SharedPortRecord(dict):
+    """The port-table entry of a port that is declared and nothing more, ``{'control_flow': False}``: one
+    read-only instance shared by every such port (a model has one per op input and output; a dict each cost
+    184 bytes). Reading it is reading a dict; a write raises, as writing it would change every port at once:
+    code that records something on a port (``Port.tensor(create=True)``) first puts a copy of its own in the
+    table (``writable_port_record``). Copies and pickles stay the shared instance."""
+    __slots__ = ()
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError('the shared record of a plain port is read-only: put a dict of its own in the port table '
+                        '(mo.graph.port.writable_port_record)')
+
+    __setitem__ = __delitem__ = update = setdefault = popitem = clear = __ior__ = _read_only
+
+    def pop(self, key, *default):
+        if key in self:
+            self._read_only()
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return 'PLAIN_PORT_RECORD'  # pickled by reference: unpickled, it is the shared instance again
+
+
+#: the record of a declared port with nothing on it (see ``_SharedPortRecord``)
+PLAIN_PORT_RECORD = _SharedPortRecord(control_flow=False)
+
+
+def port_record(control_flow: bool = False) -> dict:
+    """A new port-table entry: the shared plain record, or a dict of its own for a control-flow port."""
+    return {'control_flow': control_flow} if control_flow else PLAIN_PORT_RECORD
+
+
+def writable_port_record(table: dict, idx) -> dict:
+    """The entry of port ``idx`` in port ``table`` that may be written: made if missing, a copy of its own in
+    place of the shared plain record."""
+    record = table.get(idx)
+    if record is None or type(record) is _SharedPortRecord:
+        record = table[idx] = {} if record is None else dict(record)
+    return record
+
+
 #: the Model Optimizer's attribute for a tensor's framework names (see ``Port.get_tensor_debug_info``)
 DEBUG_INFO = 'fw_tensor_debug_info'
 
@@ -198,7 +247,11 @@ class Port:
         if data_id is not None and graph._node[data_id].get('kind') == 'data':
             return graph._node[data_id]
         table = self.node._port_table('out')
-        return table.setdefault(self.idx, {}) if create else table.get(self.idx)
+        record = table.get(self.idx)
+        if create or type(record) is _SharedPortRecord:
+            # the shared plain record is never handed out: callers write into the record they get
+            return writable_port_record(table, self.idx)
+        return record
 
     # ----- navigation --------------------------------------------------------------------
     def get_source(self):
@@ -449,7 +502,7 @@ class Port:
                         first_reader = reader
         if first_reader is not None and graph._node[first_reader].get('kind') == 'data':
             return None  # a data node in a front-phase graph (an author's): its dict is the record
-        return self.node._port_table('out').setdefault(idx, {})
+        return writable_port_record(self.node._port_table('out'), idx)
 
     def _own_tensor_names(self) -> list:
         """The names mo's own steps gave this output (``tensor_names``, without the debug records)."""
@@ -461,7 +514,12 @@ class Port:
 
 def _add_names(record: dict, names, first: bool = False):
     """Add ``names`` to the ``tensor_names`` of a tensor's record (before the names it has if ``first``), each once."""
-    existing = record.setdefault('tensor_names', [])
+    existing = record.get('tensor_names')
+    if existing is None:
+        # a tensor's first names (the loaders name every tensor of a model once): a list of exactly their
+        # number, where extending an empty list would allocate room for eight
+        record['tensor_names'] = list(dict.fromkeys(names))
+        return
     new = [name for name in dict.fromkeys(names) if name not in existing]
     if first:
         existing[0:0] = new

@@ -42,7 +42,7 @@ def graph_def_to_graph(graph_def, graph=None, graph_class=None, node_order=None,
             raise Error('The GraphDef has a node without a name (op "{}")', pb.op)
         if name in graph:
             raise Error('The GraphDef has more than one node named "{}"', name)
-        graph.add_node(name, **op_node_attrs(pb, const_contents.get(name) if const_contents else None))
+        graph.add_node(name, **op_node_attrs(pb, const_contents.get(name) if const_contents else None, name))
 
     # Edges after all nodes: an input may name a node defined further down.
     for pb in nodes:

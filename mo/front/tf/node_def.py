@@ -11,6 +11,8 @@ The conventions (shared by the loader, the GraphDef writer and every transform):
   object, so the writer knows whether ``value`` was replaced), and ``pb_value_in_file``: whether
   ``value`` views the ``tensor_content`` bytes of the file the graph was read from.
 """
+import sys
+
 from mo.front.tf import dtypes
 from mo.front.tf.attrs import encode_attr
 from mo.front.tf.proto import NodeDef, coerce
@@ -43,10 +45,14 @@ def format_input(source_name: str, port) -> str:
     return source_name if port == 0 else '{}:{}'.format(source_name, port)
 
 
-def op_node_attrs(pb, content=None) -> dict:
+def op_node_attrs(pb, content=None, name: str = None) -> dict:
     """The framework attributes of an op node made from NodeDef ``pb`` (no edges); ``content``:
-    a Const's tensor_content bytes as found in the file, if known."""
-    attrs = {'kind': 'op', 'name': pb.name, 'op': pb.op, 'device': pb.device, 'pb': pb}
+    a Const's tensor_content bytes as found in the file, if known; ``name``: ``pb.name`` as the caller read it
+    (its node id: then the id and the ``name`` attribute are one string object)."""
+    # Each read of a protobuf string field makes a new str object: a model's thousands of nodes would hold
+    # thousands of copies of 'Const' (kept as ``op``, then ``tf_op``) and of their device; one interned copy each.
+    attrs = {'kind': 'op', 'name': pb.name if name is None else name, 'op': sys.intern(pb.op),
+             'device': sys.intern(pb.device), 'pb': pb}
     if pb.op == 'Const':
         attach_const_value(attrs, pb, content)
     return attrs
