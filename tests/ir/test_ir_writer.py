@@ -216,6 +216,59 @@ def test_xml_special_characters_in_names_survive(core, tmp_path):
     assert 'relu & <co>' in {op.get_friendly_name() for op in model.get_ops()}
 
 
+def test_derived_name_is_left_out_only_when_a_written_tensor_claims_it(core, tmp_path):
+    """A tensor takes its op's name unless another tensor written to the IR holds that name explicitly; a name
+    held only by a record nothing writes (a data node left unconnected) claims nothing."""
+    graph = graphs.add_relu()
+    graph.nodes['relu/out']['tensor_names'] = ['add']  # a later tensor claims the name of an earlier op
+    graph.add_node('stale', kind='data', name='stale', shape=np.array([1]), value=None, tensor_names=['x'])
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    model = core.read_model(xml_path)
+    assert model.inputs[0].get_names() == {'x'}  # 'x' of the unconnected record is no claim
+    add, relu = (op for op in model.get_ordered_ops() if op.get_friendly_name() in ('add', 'relu'))
+    assert add.output(0).get_names() == set()
+    assert relu.output(0).get_names() == {'add', 'relu'}
+
+
+def test_long_network_with_many_constants_runs(core, tmp_path):
+    """Thousands of layers (their text goes to the file in several chunks) and constants small and large,
+    contiguous and transposed (the small ones' bytes go out in batches): OpenVINO runs what numpy computes,
+    and the file write_ir writes holds the bytes serialize_ir returns."""
+    rng = np.random.RandomState(5)
+    nodes, edges = [('x', 'Parameter', {'shape': [120, 125]}), ('y', 'Parameter', {'shape': [128, 160]})], []
+    small = [rng.randn(120, 125).astype(np.float32) for _ in range(20)]  # 60 kB each: 1.2 MB of small blobs
+    scalars = [np.array(k % 7 - 3, np.float32) for k in range(2100)]
+    big = rng.randn(160, 128).astype(np.float32).T  # a transposed view of 80 kB
+    previous = 'x'
+    for k, value in enumerate(small + scalars):
+        nodes += [('c{}'.format(k), 'Const', {'value': value}), ('add{}'.format(k), 'Add')]
+        edges += [(previous, 'add{}'.format(k), 0), ('c{}'.format(k), 'add{}'.format(k), 1)]
+        previous = 'add{}'.format(k)
+    nodes += [('big', 'Const', {'value': big}), ('addbig', 'Add'), ('out', 'Result'), ('outbig', 'Result')]
+    edges += [(previous, 'out'), ('y', 'addbig', 0), ('big', 'addbig', 1), ('addbig', 'outbig')]
+    graph = graphs.back_graph(nodes, edges)
+    xml_path, bin_path = write_ir(graph, str(tmp_path), 'model')
+    assert (open(xml_path, 'rb').read(), open(bin_path, 'rb').read()) == serialize_ir(graph, {'model_name': 'model'})
+    x = rng.randn(120, 125).astype(np.float32)
+    y = rng.randn(128, 160).astype(np.float32)
+    _, (out, outbig) = run_ir(core, xml_path, {0: x, 1: y})
+    expected = x
+    for value in small + scalars:
+        expected = expected + value
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-4)
+    np.testing.assert_array_equal(outbig, y + big)
+
+
+def test_edges_are_listed_by_destination_whatever_the_order_they_came_in():
+    from mo.back.ir.xml_builder import EdgeList
+    edges = EdgeList()
+    for edge in [(0, 1, 2, 0), (1, 1, 3, 1), (4, 2, 3, 0), (5, 0, 2, 1)]:
+        edges.append(*edge)
+    assert len(edges) == 4
+    assert [tuple(int(v) for v in re.findall(r'"(\d+)"', line)) for line in edges.lines(2)] == [
+        (0, 1, 2, 0), (5, 0, 2, 1), (4, 2, 3, 0), (1, 1, 3, 1)]
+
+
 # ----- determinism ------------------------------------------------------------------------------
 
 _DIGEST_SCRIPT = r'''

@@ -12,6 +12,11 @@ from mo.back.ir.ir_types import element_type, is_nibble_type, packed_bytes
 
 #: every blob starts at a multiple of this many bytes
 ALIGNMENT = 64
+#: blobs smaller than this are copied into a batch at once, and a batch goes out when it reaches
+#: _BATCH_BYTES: a model's many small constants (axes, shapes, scalars) would otherwise cost a chunk and
+#: a padding chunk each, queued, converted and written one by one
+_SMALL_BLOB = 1 << 16
+_BATCH_BYTES = 1 << 20
 
 
 def tensor_bytes(value: np.ndarray) -> np.ndarray:
@@ -40,7 +45,11 @@ def _storable(value) -> np.ndarray:
     return value
 
 
-def _ends(value: np.ndarray, count: int = 16):
+#: how many elements at each end of a blob its deduplication key holds
+_END_ELEMENTS = 16
+
+
+def _ends(value: np.ndarray, count: int = _END_ELEMENTS):
     """The first and last ``count`` elements' bytes in C order, without copying the rest."""
     flat = value.flat
     size = value.size
@@ -50,53 +59,84 @@ def _ends(value: np.ndarray, count: int = 16):
 class BinPacker:
     """Lays out blobs; ``add(array)`` gives ``(offset, size)``, ``write_to``/``getvalue`` the ``.bin``.
 
-    Blobs are kept as the arrays given (often transposed views of the weights) and turned into
+    Large blobs are kept as the arrays given (often transposed views of the weights) and turned into
     bytes only when written, so that ``sink`` -- if given, called with every chunk as it is laid
-    out -- can write them on another thread while the rest of the IR is built.
+    out, and then the packer keeps none -- can write them on another thread while the rest of the IR
+    is built; small ones are copied into batches. ``flush()`` hands over the last batch.
     """
 
     def __init__(self, alignment: int = ALIGNMENT, sink=None):
         self.alignment = alignment
         self._chunks = []
+        self._batch = bytearray()
         self._length = 0
         self._sink = sink
         #: (element type, size, head, tail) -> [(offset, array)]: a cheap key, then a full comparison
         self._seen = {}
+        #: (element type, size, bytes) -> offset, for the blobs whose ends are all of them
+        self._small_seen = {}
         self.deduplicated = 0
 
     def add(self, value: np.ndarray):
         """Store ``value`` (or find an identical stored copy); return its ``(offset, size)``."""
         value = _storable(value)
         size = int(value.nbytes)
-        # hashing every weight costs more than it saves: blobs that share type, size and their first
-        # and last elements are rare, and those few are compared in full
-        key = (element_type(value.dtype), size) + _ends(value)
-        for offset, stored in self._seen.get(key, ()):
-            if np.array_equal(tensor_bytes(stored), tensor_bytes(value)):  # bytes: 0.0 is not -0.0
+        whole = value.size <= 2 * _END_ELEMENTS
+        if whole:
+            # the key holds every byte: an equal key is an equal blob
+            blob = value.tobytes()
+            key = (element_type(value.dtype), size, blob)
+            offset = self._small_seen.get(key)
+            if offset is not None:
                 self.deduplicated += 1
                 return offset, size
+        else:
+            # hashing every weight costs more than it saves: blobs that share type, size and their first
+            # and last elements are rare, and those few are compared in full
+            key = (element_type(value.dtype), size) + _ends(value)
+            for offset, stored in self._seen.get(key, ()):
+                if np.array_equal(tensor_bytes(stored), tensor_bytes(value)):  # bytes: 0.0 is not -0.0
+                    self.deduplicated += 1
+                    return offset, size
         padding = -self._length % self.alignment
-        if padding:
-            self._append(bytes(padding))
-        offset = self._length
-        self._append(value)
-        self._seen.setdefault(key, []).append((offset, value))
+        offset = self._length + padding
+        self._batch += bytes(padding)
+        if size < _SMALL_BLOB:
+            self._batch += blob if whole else value.tobytes()  # tobytes: C order, as tensor_bytes
+            if len(self._batch) >= _BATCH_BYTES:
+                self.flush()
+        else:
+            self.flush()
+            self._append(value)
+        self._length = offset + size
+        if whole:
+            self._small_seen[key] = offset
+        else:
+            self._seen.setdefault(key, []).append((offset, value))
         return offset, size
 
+    def flush(self):
+        """Hand the batch of small blobs laid out so far to the sink (or the chunks)."""
+        if self._batch:
+            self._append(self._batch)
+            self._batch = bytearray()
+
     def _append(self, chunk):
-        self._chunks.append(chunk)
-        self._length += chunk.nbytes if isinstance(chunk, np.ndarray) else len(chunk)
         if self._sink is not None:
             self._sink(chunk)
+        else:
+            self._chunks.append(chunk)
 
     def __len__(self):
         return self._length
 
     def getvalue(self) -> bytes:
+        self.flush()
         return b''.join(chunk_bytes(chunk) for chunk in self._chunks)
 
     def write_to(self, handle):
         """Write the ``.bin`` to an open binary file without assembling it in memory first."""
+        self.flush()
         for chunk in self._chunks:
             handle.write(chunk_bytes(chunk))
 

@@ -38,6 +38,8 @@ _TABLE = (
 
 #: the 4-bit types, stored two elements per byte in the IR
 NIBBLE_TYPES = (np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.uint4), np.dtype(ml_dtypes.float4_e2m1fn))
+#: the same as a set: the writer asks about every constant, and a set answers by hash, not by three comparisons
+_NIBBLE_SET = frozenset(NIBBLE_TYPES)
 _FLOAT4 = np.dtype(ml_dtypes.float4_e2m1fn)
 
 _BY_DTYPE = {dtype: (element_type, precision) for dtype, element_type, precision in _TABLE}
@@ -103,7 +105,7 @@ def is_float_type(dtype) -> bool:
 
 def is_nibble_type(dtype) -> bool:
     """True for int4/uint4/float4_e2m1fn, which the IR stores two elements per byte."""
-    return np.dtype(dtype) in NIBBLE_TYPES
+    return np.dtype(dtype) in _NIBBLE_SET
 
 
 def stored_size(dtype, count: int) -> int:

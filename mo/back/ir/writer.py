@@ -8,7 +8,9 @@ numbered 0..N-1 in it; the output is byte-identical for the same graph whatever 
 Port numbering follows the IR's rule: a layer's input ports are 0..n-1 in input order and its
 output ports continue from n, so ``<edge>`` elements refer to ``(layer id, port id)`` pairs.
 """
+import io
 import logging as log
+import operator
 import os
 
 import numpy as np
@@ -16,8 +18,8 @@ import numpy as np
 from mo.back.ir import ir_types
 from mo.back.ir.background_writer import BackgroundFileWriter
 from mo.back.ir.bin_packer import BinPacker
-from mo.back.ir.xml_builder import (BODY_LAYER_DEPTH, NET_LAYER_DEPTH, BodyRecord, EdgeRecord, LayerRecord, PortRecord,
-                                    layer_text, xml_bytes, xml_lines)
+from mo.back.ir.xml_builder import (BODY_LAYER_DEPTH, NET_LAYER_DEPTH, BodyRecord, ChunkedTextWriter, EdgeList,
+                                    LayerRecord, NetworkText, PortCache, layer_text)
 from mo.graph.graph import Graph, Node
 from mo.ops.op import op_class_of
 from mo.utils.error import Error
@@ -92,13 +94,18 @@ def _backend_attrs(node: Node) -> list:
     op = cls.__new__(cls)  # __init__ may validate or add defaults; the node already has its attrs
     op.graph = node.graph
     op.attrs = node.attrs()
-    return list(op.backend_attrs() or [])
+    return op.backend_attrs() or ()
 
 
 def _out_data_ids(graph: Graph, node_id) -> dict:
     """Output port index -> the id of the node its first data edge leads to (its data node), by index."""
+    edges = graph.out_edge_list(node_id, data_only=True)
+    if len(edges) == 1:  # the common case, without the general case's dicts
+        data_id, _, attrs = edges[0]
+        out_idx = attrs.get('out')
+        return {} if out_idx is None else {out_idx: data_id}
     result = {}
-    for data_id, _, attrs in graph.out_edge_list(node_id, data_only=True):
+    for data_id, _, attrs in edges:
         out_idx = attrs.get('out')
         if out_idx is not None and out_idx not in result:
             result[out_idx] = data_id
@@ -135,8 +142,11 @@ def _in_sources(graph: Graph, node: Node) -> list:
         producer, _, producer_edge = producers[0]
         result.append((in_idx, data, producer, producer_edge.get('out', 0)))
     if len(result) > 1:
-        result.sort(key=lambda item: item[0])
+        result.sort(key=_first)
     return result
+
+
+_first = operator.itemgetter(0)
 
 
 def _tensor_label(data: dict) -> str:
@@ -174,49 +184,94 @@ def _precision(data: dict, owner: Node) -> str:
 # ----- the emitter -----------------------------------------------------------------------------
 
 class _Emitter:
-    """Walks the ops once, rendering each layer's text as soon as it is complete, collecting the
-    edges and writing the ``.bin``. ``depth`` is the depth of this network's layers in the XML."""
+    """Walks the ops once, handing each layer's text to ``write_layer`` as soon as the layer is complete,
+    collecting the edges and laying out the ``.bin``. ``depth`` is the depth of this network's layers in
+    the XML; ``record_layer_ids`` keeps op id -> layer id (a body's port map refers to its Parameters and
+    Results by layer id; the top network needs no such map, which would cost an entry per op)."""
 
-    def __init__(self, graph: Graph, meta: dict, sink=None, packer: BinPacker = None, depth: int = NET_LAYER_DEPTH):
+    def __init__(self, graph: Graph, meta: dict, write_layer, packer: BinPacker, depth: int = NET_LAYER_DEPTH,
+                 record_layer_ids: bool = False):
         self.graph = graph
         self.meta = meta
         self.depth = depth
+        #: the text of the layers' <port> elements (<layer> <input> <port>)
+        self.ports = PortCache(depth + 2)
         self.compress = bool(meta.get('compress_to_fp16'))
-        # a body's weights go to its network's .bin: test for None, not truth, since an empty BinPacker
-        # (no weights laid out yet) is falsy and a body would get a packer of its own that nothing writes
-        self.packer = packer if packer is not None else BinPacker(sink=sink)
-        #: the text of each layer written so far, by layer id
-        self.layer_texts = []
-        #: the records of the op being written; rendered and dropped when it is done
-        self.open_layers = []
-        self.edges = []
+        self.packer = packer
+        self.write_layer = write_layer
+        self.layer_count = 0
+        self.edges = EdgeList()
         #: (op node id, output index) -> (layer id, IR port id)
         self.sources = {}
-        #: op node id -> its layer's id (a body's port map refers to its Parameters and Results by layer id)
-        self.layer_of = {}
-        self.claimed_names = set()
+        #: op node id -> its layer's id, when asked for
+        self.layer_of = {} if record_layer_ids else None
+        #: every tensor name some record holds (``_collect_explicit_names``), the names explicitly given to
+        #: the written tensors among them and the names derived from op names so far; the first two are
+        #: found when first needed (a TF model's tensors hold their op's name: often never)
+        self.maybe_claimed = None
+        self.exact_claimed = None
+        self.derived_names = set()
         #: layer names written so far: OpenVINO before 2024 refuses a graph that repeats one
         self.layer_names = set()
+        #: a tensor's ``data_type`` as found in its record -> its IR precision
+        self.precisions = {}
 
     # -- tensor names --
-    def _collect_explicit_names(self, ops):
-        """Names given to tensors explicitly win over names derived from node names, and so do
-        names retired by a rewrite (a TF name whose tensor is gone is no name for another one)."""
-        self.claimed_names.update(self.graph.graph.get('retired_tensor_names', ()))
-        for node in ops:
-            for record in _output_records(self.graph, node.id).values():
-                self.claimed_names.update((record or {}).get('tensor_names') or ())
+    def _collect_explicit_names(self):
+        """Names given to tensors explicitly win over names derived from node names, and so do names retired
+        by a rewrite (a TF name whose tensor is gone is no name for another one).
 
-    def _tensor_names(self, node: Node, out_idx: int, record) -> list:
-        """The names of output ``out_idx`` (``record``: its tensor's record): the explicit ones, and the
-        one derived from the node's name unless some tensor claims it."""
+        The names that count are those of the records ``_output_records`` finds for the ops; finding them
+        costs as much as writing the ops, so this collects every name any tensor record holds (a superset,
+        from one look at each node), and ``_claimed`` asks the exact question only for a name in it."""
+        names = set(self.graph.graph.get('retired_tensor_names', ()))
+        for _, attrs in self.graph.node_items():
+            kind = attrs.get('kind')
+            if kind == 'data':
+                names.update(attrs.get('tensor_names') or ())
+            elif kind == 'op':
+                for record in (attrs.get('_out_ports') or {}).values():
+                    names.update((record or {}).get('tensor_names') or ())
+        self.maybe_claimed = names
+
+    def _claimed(self, name: str) -> bool:
+        if name in self.derived_names:
+            return True
+        if self.maybe_claimed is None:
+            self._collect_explicit_names()
+        if name not in self.maybe_claimed:
+            return False
+        if self.exact_claimed is None:
+            claimed = set(self.graph.graph.get('retired_tensor_names', ()))
+            node_attrs = self.graph.node_attrs
+            for node_id in self.graph.topological_ids():
+                if node_attrs(node_id).get('kind') == 'op':
+                    for record in _output_records(self.graph, node_id).values():
+                        claimed.update((record or {}).get('tensor_names') or ())
+            self.exact_claimed = claimed
+        return name in self.exact_claimed
+
+    def _tensor_names(self, base: str, out_idx: int, record) -> list:
+        """The names of output ``out_idx`` of the op named ``base`` (``record``: its tensor's record): the
+        explicit ones, and the one derived from the op's name unless some tensor claims it."""
         names = list((record or {}).get('tensor_names') or ())
-        base = str(node.soft_get('name', node.id))
         derived = base if out_idx == 0 else '{}:{}'.format(base, out_idx)
-        if derived not in names and derived not in self.claimed_names:
+        if derived not in names and not self._claimed(derived):
             names.append(derived)
-            self.claimed_names.add(derived)
+            self.derived_names.add(derived)
         return names
+
+    # -- ports --
+    def _port(self, port_id: int, data: dict, owner: Node, names=()) -> str:
+        """The ``<port>`` text of the tensor whose record is ``data`` (its precision looked up once per
+        ``data_type`` value: a network has a handful)."""
+        dtype = data.get('data_type')
+        precision = self.precisions.get(dtype) if dtype is not None else None
+        if precision is None:
+            precision = _precision(data, owner)
+            if dtype is not None:
+                self.precisions[dtype] = precision
+        return self.ports.text(port_id, precision, _shape_of(data, owner), names)
 
     # -- layers --
     def _new_layer(self, name, type_, version, data=(), rt_info=()) -> LayerRecord:
@@ -225,14 +280,12 @@ class _Emitter:
             unique = '{}/{}'.format(name, count)
             count += 1
         self.layer_names.add(unique)
-        layer = LayerRecord(id=len(self.layer_texts) + len(self.open_layers), name=unique, type=type_,
-                            version=version, data=list(data), rt_info=list(rt_info))
-        self.open_layers.append(layer)
+        layer = LayerRecord(self.layer_count, unique, type_, version, data, rt_info)
+        self.layer_count += 1
         return layer
 
-    def _render_open_layers(self):
-        self.layer_texts.extend(layer_text(layer, self.depth) for layer in self.open_layers)
-        self.open_layers = []
+    def _write(self, layer: LayerRecord):
+        self.write_layer(layer_text(layer, self.depth))
 
     def _add_inputs(self, node: Node, layer: LayerRecord):
         for position, (in_idx, data, producer, out_idx) in enumerate(_in_sources(self.graph, node)):
@@ -243,35 +296,36 @@ class _Emitter:
             if source is None:
                 raise Error('Input {} of {} comes from output {} of {}, which was not written to the IR',
                             in_idx, _node_label(node), out_idx, _node_label(Node(self.graph, producer)))
-            layer.inputs.append(PortRecord(id=position, precision=_precision(data, node),
-                                           dims=_shape_of(data, node)))
-            self.edges.append(EdgeRecord(source[0], source[1], layer.id, position))
+            layer.inputs.append(self._port(position, data, node))
+            self.edges.append(source[0], source[1], layer.id, position)
 
-    def _add_outputs(self, node: Node, layer: LayerRecord) -> dict:
-        """Writes the output ports; returns output index -> IR port id. An op with bodies writes only
-        the outputs something reads (its port map says which is which); any other op must have no gap."""
+    def _add_outputs(self, node: Node, layer: LayerRecord, name: str, outputs: dict, compact: bool) -> dict:
+        """Writes the ports of ``outputs`` (``_out_data_ids``); returns output index -> IR port id. An op with
+        bodies (``compact``) writes only the outputs something reads (its port map says which is which); any
+        other op must have no gap."""
         first = len(layer.inputs)
-        outputs = _out_data_ids(self.graph, node.id)
-        compact = node.has_valid('bodies')
+        count = len(outputs)
+        node_attrs = self.graph.node_attrs
         ports = {}
         for position, (out_idx, data_id) in enumerate(outputs.items()):
-            if out_idx >= len(outputs) and not compact:
+            if out_idx >= count and not compact:
                 raise Error('{} has output {} but not all outputs before it; the IR cannot express a gap in the '
                             'outputs', _node_label(node), out_idx)
             port_id = first + (position if compact else out_idx)
             ports[out_idx] = port_id
-            data = self.graph.node_attrs(data_id)
+            data = node_attrs(data_id)
             record = data if data.get('kind') == 'data' else node.out_port(out_idx).tensor()
-            layer.outputs.append(PortRecord(id=port_id, precision=_precision(data, node),
-                                            dims=_shape_of(data, node), names=self._tensor_names(node, out_idx, record)))
+            layer.outputs.append(self._port(port_id, data, node, self._tensor_names(name, out_idx, record)))
             self.sources[(node.id, out_idx)] = (layer.id, port_id)
         return ports
 
-    def _data_attrs(self, node: Node, skip=()) -> list:
+    def _data_attrs(self, node: Node, attrs: dict, skip=()) -> list:
+        items = _backend_attrs(node)
+        if not items:
+            return []
         result = []
         seen = set(skip)
-        attrs = node.attrs()
-        for item in _backend_attrs(node):
+        for item in items:
             if isinstance(item, str):
                 name, value = item, attrs.get(item)
             elif isinstance(item, tuple) and len(item) == 2:
@@ -289,8 +343,9 @@ class _Emitter:
                 raise Error('{}: attribute "{}": {}', _node_label(node), name, exc) from exc
         return result
 
-    def emit_op(self, node: Node):
-        attrs = node.attrs()
+    def emit_op(self, node_id, attrs: dict):
+        graph = self.graph
+        node = Node.view(graph, node_id)
         op_type = attrs.get('type')
         if not op_type:
             raise Error('Operation {} has no IR type: it is a framework or legacy op that no transformation '
@@ -298,23 +353,27 @@ class _Emitter:
         version = attrs.get('version')
         if not version:
             raise Error('Operation {} of type {} has no opset version', _node_label(node), op_type)
-        name = str(attrs.get('name', node.id))
+        name = str(attrs.get('name', node_id))
+        outputs = _out_data_ids(graph, node_id)
         if op_type == 'Const':
-            self.emit_const(node, name, version)
+            self.emit_const(node, attrs, name, version, outputs)
+            return
+        if op_type == 'Parameter':
+            data = self._parameter_attrs(node, outputs)
+            data += self._data_attrs(node, attrs, skip=[k for k, _ in data])
         else:
-            data = []
-            if op_type == 'Parameter':
-                data = self._parameter_attrs(node)
-            data += self._data_attrs(node, skip=[k for k, _ in data])
-            layer = self._new_layer(name, op_type, version, data)
-            self.layer_of[node.id] = layer.id
-            self._add_inputs(node, layer)
-            output_ports = self._add_outputs(node, layer)
-            if op_type == 'Parameter' and not layer.outputs:
-                self._add_unused_parameter_output(node, layer)
-            if node.has_valid('bodies'):
-                self._add_bodies(node, layer, output_ports)
-        self._render_open_layers()
+            data = self._data_attrs(node, attrs)
+        layer = self._new_layer(name, op_type, version, data)
+        if self.layer_of is not None:
+            self.layer_of[node_id] = layer.id
+        self._add_inputs(node, layer)
+        bodies = attrs.get('bodies')
+        output_ports = self._add_outputs(node, layer, name, outputs, compact=bodies is not None)
+        if op_type == 'Parameter' and not layer.outputs:
+            self._add_unused_parameter_output(node, layer, name, outputs)
+        if bodies is not None:
+            self._add_bodies(node, layer, output_ports)
+        self._write(layer)
 
     def _add_bodies(self, node: Node, layer: LayerRecord, output_ports: dict):
         """The sub-graphs of a Loop or If (``node.bodies``: IR tag -> back-phase Graph), written as
@@ -322,15 +381,16 @@ class _Emitter:
         ``ir_sections(node, layer_ids, output_ports)`` gives (output index -> IR port id)."""
         records, layer_ids = [], {}
         for tag, body in node.bodies.items():
-            emitter = _Emitter(body, self.meta, packer=self.packer, depth=self.depth + BODY_LAYER_DEPTH)
-            layers, edges = emitter.run()
-            records.append(BodyRecord(tag, layers, edges))
+            layers = []
+            emitter = _Emitter(body, self.meta, layers.append, self.packer, depth=self.depth + BODY_LAYER_DEPTH,
+                               record_layer_ids=True)
+            records.append(BodyRecord(tag, layers, emitter.run()))
             layer_ids[tag] = emitter.layer_of
         layer.sections = list(node.ir_sections(node, layer_ids, output_ports)) + records
 
-    def _parameter_type(self, node: Node):
+    def _parameter_type(self, node: Node, outputs: dict):
         """(shape, dtype) of a model input: its output tensor's, or the node's own for an unused input."""
-        data_id = _out_data_ids(self.graph, node.id).get(0)
+        data_id = outputs.get(0)
         if data_id is not None:
             data = self.graph.node_attrs(data_id)
             return _shape_of(data, node), _dtype_of(data, node)
@@ -339,21 +399,21 @@ class _Emitter:
             raise Error('Parameter {} has no shape', _node_label(node))
         return tuple(int(d) for d in np.ravel(node.shape)), np.dtype(node.soft_get('data_type', None) or np.float32)
 
-    def _parameter_attrs(self, node: Node) -> list:
-        shape, dtype = self._parameter_type(node)
+    def _parameter_attrs(self, node: Node, outputs: dict) -> list:
+        shape, dtype = self._parameter_type(node, outputs)
         return [('shape', format_shape(shape)), ('element_type', ir_types.element_type(dtype))]
 
-    def _add_unused_parameter_output(self, node: Node, layer: LayerRecord):
-        shape, dtype = self._parameter_type(node)
-        names = self._tensor_names(node, 0, node.out_port(0).tensor())
-        layer.outputs.append(PortRecord(id=0, precision=ir_types.precision(dtype), dims=shape, names=names))
+    def _add_unused_parameter_output(self, node: Node, layer: LayerRecord, name: str, outputs: dict):
+        shape, dtype = self._parameter_type(node, outputs)
+        names = self._tensor_names(name, 0, node.out_port(0).tensor())
+        layer.outputs.append(self.ports.text(0, ir_types.precision(dtype), shape, names))
 
-    def emit_const(self, node: Node, name: str, version: str):
-        data_id = _out_data_ids(self.graph, node.id).get(0)
+    def emit_const(self, node: Node, attrs: dict, name: str, version: str, outputs: dict):
+        data_id = outputs.get(0)
         data = self.graph.node_attrs(data_id) if data_id is not None else None
         value = data.get('value') if data is not None else None
         if value is None:
-            value = node.soft_get('value', None)
+            value = attrs.get('value')
         if value is None:
             raise Error('Const {} has no value', _node_label(node))
         value = np.asarray(value)
@@ -369,21 +429,25 @@ class _Emitter:
         offset, size = self.packer.add(stored)
         const_data = [('element_type', 'f16' if compressed else element_type), ('shape', format_shape(value.shape)),
                       ('offset', str(offset)), ('size', str(size))]
-        extra = self._data_attrs(node, skip=[k for k, _ in const_data])
+        extra = self._data_attrs(node, attrs, skip=[k for k, _ in const_data])
         if not compressed:
             layer = self._new_layer(name, 'Const', version, const_data + extra)
-            self.layer_of[node.id] = layer.id
-            self._add_outputs(node, layer)
+            if self.layer_of is not None:
+                self.layer_of[node.id] = layer.id
+            self._add_outputs(node, layer, name, outputs, compact=attrs.get('bodies') is not None)
+            self._write(layer)
             return
         const = self._new_layer(name + '_compressed', 'Const', version, const_data + extra)
-        const.outputs.append(PortRecord(id=0, precision='FP16', dims=tuple(value.shape)))
+        const.outputs.append(self.ports.text(0, 'FP16', tuple(value.shape)))
+        self._write(const)
         # the Convert carries the original name and tensor names; OpenVINO's plugins recognise the
         # 'decompression' mark and keep the weights in f16
         convert = self._new_layer(name, 'Convert', 'opset1', [('destination_type', element_type)],
                                   rt_info=[('decompression', '0')])
-        convert.inputs.append(PortRecord(id=0, precision='FP16', dims=tuple(value.shape)))
-        self.edges.append(EdgeRecord(const.id, 0, convert.id, 0))
-        self._add_outputs(node, convert)
+        convert.inputs.append(self.ports.text(0, 'FP16', tuple(value.shape)))
+        self.edges.append(const.id, 0, convert.id, 0)
+        self._add_outputs(node, convert, name, outputs, compact=attrs.get('bodies') is not None)
+        self._write(convert)
 
     @staticmethod
     def _compressible(value: np.ndarray) -> bool:
@@ -393,20 +457,19 @@ class _Emitter:
         # out-of-range values would become inf in f16: such a tensor keeps its f32 form
         return finite.size == 0 or float(np.max(np.abs(finite))) <= _F16_MAX
 
-    def run(self):
-        """``(layer texts, edges sorted by destination)`` of the graph's ops."""
+    def run(self) -> EdgeList:
+        """Writes the layers of the graph's ops (to ``write_layer``); returns the edges."""
         if self.graph.stage == 'front':
             raise Error('The IR writer needs a graph with data nodes (middle or back phase), not a front-phase graph')
-        ops = [node for node in self.graph.pseudo_topological_sort() if node.attrs().get('kind') == 'op']
-        self._collect_explicit_names(ops)
-        for node in ops:
-            self.emit_op(node)
+        node_attrs, emit_op = self.graph.node_attrs, self.emit_op
+        for node_id in self.graph.topological_ids():
+            attrs = node_attrs(node_id)
+            if attrs.get('kind') == 'op':
+                emit_op(node_id, attrs)
         if self.packer.deduplicated:
             log.debug('IR writer: {} constants share stored bytes with an identical one'.format(
                 self.packer.deduplicated))
-        # layers are written in id order and each one's inputs in port order, so this sort only checks
-        self.edges.sort(key=lambda e: (e.to_layer, e.to_port))
-        return self.layer_texts, self.edges
+        return self.edges
 
 
 def _rt_info(meta: dict) -> list:
@@ -424,26 +487,23 @@ def serialize_ir(graph: Graph, meta: dict = None):
     Raises ``Error`` naming the node when the graph holds something the IR cannot express,
     such as an op without an opset type.
     """
-    lines, packer = _emit(graph, meta)
-    return xml_bytes(lines), packer.getvalue()
+    xml = io.BytesIO()
+    packer = BinPacker()
+    _emit(graph, meta, xml.write, packer)
+    return xml.getvalue(), packer.getvalue()
 
 
-def _emit(graph: Graph, meta: dict = None, sink=None):
-    """``(xml lines, BinPacker)``: the weights stay in their chunks until written (or go to ``sink``)."""
+def _emit(graph: Graph, meta: dict, write_xml, packer: BinPacker):
+    """Write the ``.xml`` of ``graph`` through ``write_xml`` (called with chunks of bytes) while laying out
+    its weights in ``packer``."""
     meta = dict(meta or {})
-    emitter = _Emitter(graph, meta, sink)
-    layers, edges = emitter.run()
     net_name = str(meta.get('model_name') or graph.graph.get('name') or 'model')
-    return xml_lines(net_name, layers, edges, _rt_info(meta)), emitter.packer
-
-
-#: lines of XML encoded and written at a time: the whole text is never held twice
-_XML_CHUNK_LINES = 4096
-
-
-def _write_xml(handle, lines):
-    for start in range(0, len(lines), _XML_CHUNK_LINES):
-        handle.write(xml_bytes(lines[start:start + _XML_CHUNK_LINES]))
+    node_attrs = graph.node_attrs
+    has_layers = any(node_attrs(node_id).get('kind') == 'op' for node_id in graph.topological_ids())
+    network = NetworkText(ChunkedTextWriter(write_xml), net_name, has_layers)
+    edges = _Emitter(graph, meta, network.layer, packer).run()
+    packer.flush()
+    network.finish(edges, _rt_info(meta))
 
 
 def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
@@ -452,7 +512,7 @@ def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
     Both files are written to temporary files in ``output_dir`` first and then renamed, the
     ``.bin`` before the ``.xml`` (a reader that finds the new ``.xml`` finds its weights). On
     any failure the temporary files are removed and existing files are left as they were.
-    The ``.bin`` is written by a second thread while the graph is walked and the XML rendered.
+    The ``.bin`` is written by a second thread while the graph is walked and the XML written.
     """
     meta = dict(meta or {})
     meta.setdefault('model_name', model_name)
@@ -463,16 +523,15 @@ def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
     try:
         bin_tmp, bin_handle = _open_temporary(bin_path, pending)
         with bin_handle:
-            writer = BackgroundFileWriter(bin_handle)
-            try:
-                lines, _ = _emit(graph, meta, sink=writer.put)
-            except BaseException:
-                writer.finish(raise_error=False)  # the thread must not outlive the file
-                raise
-            writer.finish()
-        xml_tmp, xml_handle = _open_temporary(xml_path, pending)
-        with xml_handle:
-            _write_xml(xml_handle, lines)
+            xml_tmp, xml_handle = _open_temporary(xml_path, pending)
+            with xml_handle:
+                writer = BackgroundFileWriter(bin_handle)
+                try:
+                    _emit(graph, meta, xml_handle.write, BinPacker(sink=writer.put))
+                except BaseException:
+                    writer.finish(raise_error=False)  # the thread must not outlive the file
+                    raise
+                writer.finish()
         os.replace(bin_tmp, bin_path)
         pending.remove(bin_tmp)
         os.replace(xml_tmp, xml_path)

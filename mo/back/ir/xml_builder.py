@@ -1,13 +1,18 @@
-"""The IR's ``.xml``: plain records of layers, ports and edges rendered as IR v11 text.
+"""The IR's ``.xml``: layers, ports and edges rendered as IR v11 text.
 
 The writer decides *what* goes into the IR (``writer.py``); this module only knows the XML
 shape OpenVINO reads: ``<net version="11">`` with ``<layers>``, ``<edges>`` and ``<rt_info>``.
 Attribute order is the order of the records, so equal records give byte-identical text.
 
-A layer is rendered (``layer_text``) as soon as the writer has finished its record, and the record
-is dropped: on a network of a million layers the records would cost more memory than the text.
+A network of a million layers must not be held as text: a layer is rendered (``layer_text``) as
+soon as the writer has finished it and goes straight to the file (``ChunkedTextWriter``); its ports
+are text from the start (``PortCache``), and the edges wait, four integers each, in an ``EdgeList``
+until the layers are written. The text is formatted directly, not through ElementTree: on a model of a
+few thousand layers, building and serializing an element tree took longer than the rest of the writer.
 """
+import functools
 import re
+from array import array
 from dataclasses import dataclass, field
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -16,28 +21,22 @@ IR_VERSION = '11'
 _XML_NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_.-]*$')
 
 
-@dataclass
-class PortRecord:
-    """One ``<port>``: ``names`` are tensor names (already unescaped; joined here)."""
-    id: int
-    precision: str
-    dims: Tuple[int, ...]
-    names: List[str] = field(default_factory=list)
-
-
-@dataclass
 class LayerRecord:
-    """One ``<layer>``; ``data`` and ``rt_info`` hold ``(name, text)`` pairs in output order."""
-    id: int
-    name: str
-    type: str
-    version: str
-    data: List[Tuple[str, str]] = field(default_factory=list)
-    inputs: List[PortRecord] = field(default_factory=list)
-    outputs: List[PortRecord] = field(default_factory=list)
-    rt_info: List[Tuple[str, str]] = field(default_factory=list)
-    #: what follows the ports, in order: ``ElementList`` (a port map, back edges) and ``BodyRecord`` items
-    sections: list = field(default_factory=list)
+    """One ``<layer>`` being built; ``data`` and ``rt_info`` hold ``(name, text)`` pairs in output order,
+    ``inputs`` and ``outputs`` the ports' texts (``PortCache.text`` at the layer's depth + 2)."""
+    __slots__ = ('id', 'name', 'type', 'version', 'data', 'inputs', 'outputs', 'rt_info', 'sections')
+
+    def __init__(self, id: int, name: str, type: str, version: str, data=(), rt_info=()):
+        self.id = id
+        self.name = name
+        self.type = type
+        self.version = version
+        self.data = data
+        self.rt_info = rt_info
+        self.inputs = []
+        self.outputs = []
+        #: what follows the ports, in order: ``ElementList`` (a port map, back edges) and ``BodyRecord`` items
+        self.sections = ()
 
 
 @dataclass
@@ -51,10 +50,10 @@ class ElementList:
 class BodyRecord:
     """A sub-graph of a layer (``<body>``, ``<then_body>``, ``<else_body>``): layers and edges of its own.
     ``layers`` holds each layer's text, rendered by ``layer_text`` at the body's depth (the depth of
-    the owning layer plus ``BODY_LAYER_DEPTH``)."""
+    the owning layer plus ``BODY_LAYER_DEPTH``); ``edges`` is an ``EdgeList``."""
     tag: str
-    layers: List[str] = field(default_factory=list)
-    edges: list = field(default_factory=list)
+    layers: List[str]
+    edges: 'EdgeList'
 
 
 #: how much deeper than its layer a body's layers are: <layer> <body> <layers> <layer>
@@ -63,12 +62,43 @@ BODY_LAYER_DEPTH = 3
 NET_LAYER_DEPTH = 2
 
 
-class EdgeRecord(NamedTuple):
-    """One ``<edge>`` (a tuple: a network keeps one per connection until its text is rendered)."""
-    from_layer: int
-    from_port: int
-    to_layer: int
-    to_port: int
+class EdgeList:
+    """The ``<edge>`` elements of a network, kept as four machine integers each (a tuple per edge would cost
+    five objects: on a million layers, more memory than the rest of the writer)."""
+
+    def __init__(self):
+        self._ends = array('q')
+        self._in_order = True
+        self._last_to = (-1, -1)
+
+    def append(self, from_layer: int, from_port: int, to_layer: int, to_port: int):
+        to = (to_layer, to_port)
+        if to < self._last_to:
+            self._in_order = False
+        self._last_to = to
+        self._ends.extend((from_layer, from_port, to_layer, to_port))
+
+    def __len__(self):
+        return len(self._ends) // 4
+
+    def tuples(self) -> list:
+        """``[(from layer, from port, to layer, to port)]`` sorted by destination (as OpenVINO writes them)."""
+        ends = self._ends
+        edges = list(zip(ends[0::4], ends[1::4], ends[2::4], ends[3::4]))
+        if not self._in_order:  # the writer emits layers in id order and inputs in port order: not expected
+            edges.sort(key=lambda e: (e[2], e[3]))
+        return edges
+
+    def lines(self, depth: int):
+        """The ``<edge>`` lines at ``depth`` tabs, one by one."""
+        pattern = '\t' * depth + '<edge from-layer="{}" from-port="{}" to-layer="{}" to-port="{}" />'
+        if not self._in_order:
+            for edge in self.tuples():
+                yield pattern.format(*edge)
+            return
+        ends = self._ends
+        for start in range(0, len(ends), 4):
+            yield pattern.format(ends[start], ends[start + 1], ends[start + 2], ends[start + 3])
 
 
 def escape_tensor_name(name: str) -> str:
@@ -101,139 +131,195 @@ def _attr_value(text: str) -> str:
     return text
 
 
-class _Lines:
-    """Indented XML text, one element or tag per line, tabs for depth (what OpenVINO writes too).
-
-    Written out directly rather than through ElementTree: on a model of a few thousand layers,
-    building and serializing the element tree took longer than the rest of the IR writer.
-    """
-
-    def __init__(self):
-        self.lines = []
-
-    def empty(self, depth: int, tag: str, attrs):
-        self.lines.append('{}<{}{} />'.format('\t' * depth, tag, _attr_text(attrs)))
-
-    def open(self, depth: int, tag: str, attrs=()):
-        self.lines.append('{}<{}{}>'.format('\t' * depth, tag, _attr_text(attrs)))
-
-    def close(self, depth: int, tag: str):
-        self.lines.append('{}</{}>'.format('\t' * depth, tag))
-
-    def text(self, depth: int, tag: str, text: str):
-        self.lines.append('{0}<{1}>{2}</{1}>'.format('\t' * depth, tag, text))
-
-
 def _attr_text(attrs) -> str:
-    return ''.join([' {}="{}"'.format(key, _attr_value(value)) for key, value in attrs])
+    """`` key="value"`` for each pair; keys are XML names, values are escaped."""
+    text = ''.join([' ' + key + '="' + value + '"' for key, value in attrs])
+    if _ATTR_SPECIAL.search(''.join([value for _, value in attrs])):  # rare: escape value by value
+        text = ''.join([' ' + key + '="' + _attr_value(value) + '"' for key, value in attrs])
+    return text
 
 
-def _port(out: _Lines, depth: int, port: PortRecord):
-    # formatted in place rather than through _Lines: a network has a port and a few dims per tensor end
+# ----- ports -----------------------------------------------------------------------------------
+
+def port_parts(depth: int, port_id: int, precision: str, dims: tuple) -> tuple:
+    """``<port>`` at ``depth`` without its ``names``: (the text before them, the text after them)."""
     tabs = '\t' * depth
-    head = '{}<port id="{}" precision="{}"'.format(tabs, port.id, _attr_value(port.precision))
-    if port.names:
-        head += ' names="{}"'.format(_attr_value(join_tensor_names(port.names)))
-    if not port.dims:
-        out.lines.append(head + ' />')
-        return
-    lines = out.lines
-    lines.append(head + '>')
-    lines.extend(['{}\t<dim>{}</dim>'.format(tabs, int(dim)) for dim in port.dims])
-    lines.append(tabs + '</port>')
+    head = '{}<port id="{}" precision="{}"'.format(tabs, port_id, _attr_value(precision))
+    if not dims:
+        return head, ' />'
+    return head, '>\n{}\n{}</port>'.format('\n'.join(['{}\t<dim>{}</dim>'.format(tabs, int(d)) for d in dims]), tabs)
+
+
+def names_attr(names) -> str:
+    """`` names="..."`` of a port with tensor ``names`` (unescaped)."""
+    joined = ','.join(names)
+    if joined.count(',') != len(names) - 1:  # some name holds a comma
+        joined = join_tensor_names(names)
+    return ' names="' + _attr_value(joined) + '"'
+
+
+class PortCache:
+    """``port_text`` for the ports of one network, remembering the text of each (port id, precision, dims)
+    seen: a network's ports are few such combinations (most tensors share a handful of shapes), so the
+    ``<dim>`` lines are formatted once rather than for every port. Starts over past ``limit`` entries."""
+
+    def __init__(self, depth: int, limit: int = 4096):
+        self.depth = depth
+        self.limit = limit
+        self.parts = {}
+
+    def text(self, port_id: int, precision: str, dims: tuple, names=()) -> str:
+        key = (port_id, precision, dims)
+        parts = self.parts.get(key)
+        if parts is None:
+            if len(self.parts) >= self.limit:
+                self.parts.clear()
+            parts = self.parts[key] = port_parts(self.depth, port_id, precision, dims)
+        return parts[0] + names_attr(names) + parts[1] if names else parts[0] + parts[1]
+
+
+# ----- layers ----------------------------------------------------------------------------------
+
+#: (type, version) -> their attributes' text: a network has few op types, and a layer each
+_type_attrs = {}
+
+
+def _layer_type_attrs(type_: str, version: str) -> str:
+    text = _type_attrs.get((type_, version))
+    if text is None:
+        text = _type_attrs[(type_, version)] = _attr_text((('type', type_), ('version', version)))
+    return text
+
+
+class _LayerFrame(NamedTuple):
+    """The fixed text around a layer's parts at one depth (most of a layer's text, made once per depth)."""
+    tabs: str
+    inner: str
+    inputs: Tuple[str, str]
+    outputs: Tuple[str, str]
+    close: str
+
+
+@functools.lru_cache(maxsize=None)
+def _layer_frame(depth: int) -> _LayerFrame:
+    tabs = '\t' * depth
+    inner = tabs + '\t'
+    return _LayerFrame(tabs, inner, ('\n' + inner + '<input>\n', '\n' + inner + '</input>'),
+                       ('\n' + inner + '<output>\n', '\n' + inner + '</output>'), '\n' + tabs + '</layer>')
 
 
 def layer_text(layer: LayerRecord, depth: int = NET_LAYER_DEPTH) -> str:
     """The ``<layer>`` element of ``layer`` at ``depth`` tabs, without a final newline."""
-    out = _Lines()
-    _layer(out, layer, depth)
-    return '\n'.join(out.lines)
-
-
-def _layer(out: _Lines, layer: LayerRecord, depth: int):
-    # the tags every layer has are formatted in place (what _Lines.open/empty/close would write): a network
-    # has one layer per op, and the helpers' calls cost as much as the text
-    lines = out.lines
-    tabs = '\t' * depth
-    head = '{}<layer id="{}" name="{}" type="{}" version="{}"'.format(
-        tabs, layer.id, _attr_value(layer.name), _attr_value(layer.type), _attr_value(layer.version))
+    frame = _layer_frame(depth)
+    text = frame.tabs + '<layer id="' + str(layer.id) + '" name="' + _attr_value(layer.name) + '"' + \
+        _layer_type_attrs(layer.type, layer.version)
     if not (layer.data or layer.rt_info or layer.inputs or layer.outputs or layer.sections):
-        lines.append(head + ' />')
-        return
-    lines.append(head + '>')
-    inner = tabs + '\t'
+        return text + ' />'
+    inner = frame.inner
+    text += '>'
     if layer.data:
-        lines.append('{}<data{} />'.format(inner, _attr_text(layer.data)))
+        text += '\n' + inner + '<data' + _attr_text(layer.data) + ' />'
     if layer.rt_info:
-        out.open(depth + 1, 'rt_info')
-        for name, version in layer.rt_info:
-            out.empty(depth + 2, 'attribute', (('name', name), ('version', version)))
-        out.close(depth + 1, 'rt_info')
-    for tag, ports in (('input', layer.inputs), ('output', layer.outputs)):
-        if ports:
-            lines.append('{}<{}>'.format(inner, tag))
-            for port in ports:
-                _port(out, depth + 2, port)
-            lines.append('{}</{}>'.format(inner, tag))
+        lines = [inner + '<rt_info>']
+        lines.extend(['{}\t<attribute{} />'.format(inner, _attr_text((('name', name), ('version', version))))
+                      for name, version in layer.rt_info])
+        lines.append(inner + '</rt_info>')
+        text += '\n' + '\n'.join(lines)
+    if layer.inputs:
+        text += frame.inputs[0] + '\n'.join(layer.inputs) + frame.inputs[1]
+    if layer.outputs:
+        text += frame.outputs[0] + '\n'.join(layer.outputs) + frame.outputs[1]
     for section in layer.sections:
+        lines = ['{}<{}>'.format(inner, section.tag)]
         if isinstance(section, BodyRecord):
-            out.open(depth + 1, section.tag)
-            _layers_and_edges(out, depth + 2, section.layers, section.edges)
-            out.close(depth + 1, section.tag)
+            lines.extend(_layers_and_edges(depth + 2, section.layers, section.edges))
         else:
-            out.open(depth + 1, section.tag)
-            for tag, item_attrs in section.items:
-                out.empty(depth + 2, tag, item_attrs)
-            out.close(depth + 1, section.tag)
-    lines.append(tabs + '</layer>')
+            lines.extend(['{}\t<{}{} />'.format(inner, tag, _attr_text(item_attrs))
+                          for tag, item_attrs in section.items])
+        lines.append('{}</{}>'.format(inner, section.tag))
+        text += '\n' + '\n'.join(lines)
+    return text + frame.close
 
 
-def _layers_and_edges(out: _Lines, depth: int, layers, edges):
-    """``<layers>`` and ``<edges>`` of a network or of a body, at ``depth``; ``layers`` are the layers' texts."""
-    indent = '\t' * (depth + 1)
-    for tag, count in (('layers', len(layers)), ('edges', len(edges))):
-        if not count:
-            out.empty(depth, tag, ())
+def _layers_and_edges(depth: int, layers, edges: EdgeList) -> list:
+    """The lines of ``<layers>`` and ``<edges>`` of a body at ``depth``; ``layers`` are the layers' texts."""
+    lines = []
+    tabs = '\t' * depth
+    for tag, items in (('layers', layers), ('edges', edges.lines(depth + 1) if len(edges) else ())):
+        if not items:
+            lines.append('{}<{} />'.format(tabs, tag))
             continue
-        out.open(depth, tag)
-        if tag == 'layers':
-            out.lines.extend(layers)
+        lines.append('{}<{}>'.format(tabs, tag))
+        lines.extend(items)
+        lines.append('{}</{}>'.format(tabs, tag))
+    return lines
+
+
+# ----- the network -----------------------------------------------------------------------------
+
+class ChunkedTextWriter:
+    """Lines of text written to a binary file as UTF-8, ``chunk_lines`` at a time: the file's text is never
+    held whole, and the file is not written once per line. A "line" may be a whole layer's lines."""
+
+    def __init__(self, write, chunk_lines: int = 4096):
+        self._write = write
+        self._chunk_lines = chunk_lines
+        self._lines = []
+
+    def line(self, text: str):
+        """Add one line (without its newline)."""
+        self._lines.append(text)
+        if len(self._lines) >= self._chunk_lines:
+            self.flush()
+
+    def flush(self):
+        if self._lines:
+            self._lines.append('')  # each line ends in a newline
+            self._write('\n'.join(self._lines).encode('utf-8'))
+            self._lines = []
+
+
+class NetworkText:
+    """The ``.xml`` of an IR v11 network, written as it is produced: ``layer(text)`` for each layer in id
+    order (``layer_text`` at ``NET_LAYER_DEPTH``; at least one if ``has_layers``, else none), then
+    ``finish(edges, rt_info)``."""
+
+    def __init__(self, out: ChunkedTextWriter, net_name: str, has_layers: bool):
+        self._out = out
+        self._has_layers = has_layers
+        out.line('<?xml version="1.0"?>')
+        out.line('<net' + _attr_text((('name', net_name), ('version', IR_VERSION))) + '>')
+        if has_layers:
+            out.line('\t<layers>')
+        self.layer = out.line
+
+    def finish(self, edges: EdgeList, rt_info: Optional[List[Tuple[str, object]]] = None):
+        """Close the layers; write the edges and ``rt_info``: a list of ``(key, value)``, where a string value
+        becomes ``<key value="..."/>`` and a list of pairs a ``<key>`` element holding one such element per pair."""
+        out = self._out
+        out.line('\t</layers>' if self._has_layers else '\t<layers />')
+        if len(edges):
+            out.line('\t<edges>')
+            for line in edges.lines(2):
+                out.line(line)
+            out.line('\t</edges>')
         else:
-            out.lines.extend('{}<edge from-layer="{}" from-port="{}" to-layer="{}" to-port="{}" />'.format(
-                indent, e.from_layer, e.from_port, e.to_layer, e.to_port) for e in edges)
-        out.close(depth, tag)
+            out.line('\t<edges />')
+        for line in _rt_info_lines(1, 'rt_info', rt_info or []):
+            out.line(line)
+        out.line('</net>')
+        out.flush()
 
 
-def xml_lines(net_name: str, layers: List[str], edges: List[EdgeRecord],
-              rt_info: Optional[List[Tuple[str, object]]] = None) -> List[str]:
-    """The ``.xml`` text of an IR v11 network as lines (to be joined by newlines, with one at the end).
-
-    ``layers`` are the layers' texts (``layer_text`` at ``NET_LAYER_DEPTH``). ``rt_info`` is a list of
-    ``(key, value)``: a string value becomes ``<key value="..."/>``, a list of pairs becomes a ``<key>``
-    element holding one such element per pair.
-    """
-    out = _Lines()
-    out.lines.append('<?xml version="1.0"?>')
-    out.open(0, 'net', (('name', net_name), ('version', IR_VERSION)))
-    _layers_and_edges(out, 1, layers, edges)
-    _rt_info_items(out, 1, 'rt_info', rt_info or [])
-    out.close(0, 'net')
-    return out.lines
-
-
-def xml_bytes(lines) -> bytes:
-    """``lines`` of ``xml_lines`` (all of them, or a run of them) as UTF-8 bytes, each line ending in a newline."""
-    return ('\n'.join(lines) + '\n').encode('utf-8')
-
-
-def _rt_info_items(out: _Lines, depth: int, tag: str, items):
+def _rt_info_lines(depth: int, tag: str, items) -> list:
+    tabs = '\t' * depth
     if not items:
-        out.empty(depth, tag, ())
-        return
-    out.open(depth, tag)
+        return ['{}<{} />'.format(tabs, tag)]
+    lines = ['{}<{}>'.format(tabs, tag)]
     for key, value in items:
         if isinstance(value, (list, tuple)):
-            _rt_info_items(out, depth + 1, xml_tag(key), value)
+            lines.extend(_rt_info_lines(depth + 1, xml_tag(key), value))
         else:
-            out.empty(depth + 1, xml_tag(key), (('value', str(value)),))
-    out.close(depth, tag)
+            lines.append('{}\t<{}{} />'.format(tabs, xml_tag(key), _attr_text((('value', str(value)),))))
+    lines.append('{}</{}>'.format(tabs, tag))
+    return lines
