@@ -8,12 +8,17 @@ import logging as log
 
 import numpy as np
 
+from mo.front.common.partial_infer.elemental import broadcast_shapes
 from mo.graph.author_view import author_call, is_author_code
 from mo.graph.graph import Graph, Node
 from mo.graph.port import data_node_attrs
 from mo.middle.replacement import MiddleReplacementPattern
+from mo.ops.activation_ops import Activation
+from mo.ops.const import Const
+from mo.ops.elementwise import Elementwise
 from mo.utils.error import Error
 from mo.utils.class_registration import anchor
+from mo.utils.shape import shape_array
 
 
 def create_data_nodes(graph: Graph):
@@ -54,9 +59,14 @@ def infer_node(node: Node, inputs: dict = None):
     if infer is None:
         raise Error('Operation "{}" ({}) has no shape inference; it cannot be converted as is',
                     node.soft_get('name', node.id), node.soft_get('op'))
+    if inputs is not None and not inputs and _infer_plain_const(node, infer):
+        node['need_shape_inference'] = False  # its data node has the value's element type too
+        return
     version = node.graph.version
     try:
-        if is_author_code(infer):
+        if inputs is not None and _infer_directly(node, infer, inputs):
+            pass  # an element-wise op of unknown input values: its output shape written without its infer
+        elif is_author_code(infer):
             with author_call():  # the author's code reads shapes in the Model Optimizer's masked form
                 infer(node)
         else:
@@ -75,6 +85,78 @@ def infer_node(node: Node, inputs: dict = None):
     # an infer that rewired the op's inputs leaves the records read before it stale
     _propagate_data_types(node, inputs if node.graph.version == version else None)
     node['need_shape_inference'] = False
+
+
+#: the functions behind the built-in element-wise infers -> which inputs give the output's shape: 'first' for
+#: ``Activation.infer`` (input 0's shape), 'broadcast' for ``Elementwise.infer`` (every input's, broadcast)
+_SHAPE_ONLY_INFERS = {Activation.infer.__func__: 'first', Elementwise.infer.__func__: 'broadcast'}
+
+
+def _infer_plain_const(node: Node, infer) -> bool:
+    """``Const.infer`` and ``Const.type_infer`` for the usual Const, a plain array and no declared shape to keep
+    (``force_shape``): its value, shape and element type written onto its data node, as ``PortData.set_value``
+    does, without the ports (a third of a frozen model's ops are Consts). Says whether it did."""
+    graph = node.graph
+    attrs = graph.node_attrs(node.id)
+    if infer is not Const.infer or attrs.get('type_infer') is not Const.type_infer:
+        return False
+    value = attrs.get('value')
+    output = _output_record(graph, node.id)
+    if type(value) is not np.ndarray or output is None or attrs.get('force_shape') is not None or \
+            output.get('force_shape') is not None:
+        return False
+    output['value'] = value
+    output['shape'] = np.array(value.shape, dtype=np.int64)
+    output['data_type'] = value.dtype
+    return True
+
+
+def _output_record(graph: Graph, node_id):
+    """The data node of output 0 of ``node_id`` (the first data edge of port 0, as ``Port.tensor`` finds it), or
+    None."""
+    for data_id in graph.consumer_ids(node_id):
+        for attrs in graph.edges_between(node_id, data_id).values():
+            if attrs.get('out') == 0 and not attrs.get('control_flow_edge'):
+                output = graph.node_attrs(data_id)
+                return output if output.get('kind') == 'data' else None
+    return None
+
+
+def _infer_directly(node: Node, infer, inputs: dict) -> bool:
+    """Whole-graph inference spends most of its calls on element-wise ops whose inputs are not constant; for
+    those the output's shape is input 0's (activations) or all inputs' broadcast (binary ops), which this writes
+    onto the output's data node without going through the op's infer and its ports (Port objects and adjacency
+    scans per op: at a million ops they cost more than the shapes). Says whether it did; anything else (a
+    constant input, whose value the op's infer computes; another infer; an output without a data node) goes the
+    general way, which gives the same shape."""
+    rule = _SHAPE_ONLY_INFERS.get(getattr(infer, '__func__', None))
+    if rule is None or not inputs:
+        return False
+    if rule == 'first':
+        if 0 not in inputs:
+            return False
+        inputs = {0: inputs[0]}
+    if any(tensor.get('kind') != 'data' for tensor in inputs.values()) or \
+            all(tensor.get('value') is not None for tensor in inputs.values()):
+        return False
+    shapes = [tensor['shape'] for tensor in inputs.values()]
+    if any(type(shape) is not np.ndarray for shape in shapes):
+        return False  # a masked or list shape an author's code wrote: the op's infer reads it
+    output = _output_record(node.graph, node.id)
+    if output is None:
+        return False
+    output['shape'] = shape_array(shapes[0] if rule == 'first' else _broadcast(shapes))
+    return True
+
+
+def _broadcast(shapes: list):
+    """``broadcast_shapes(*shapes)``, told without its per-dimension loop in the usual case: scalars aside, the
+    inputs have one shape (a scalar adds nothing to a broadcast, and equal shapes broadcast to themselves)."""
+    ranked = [shape for shape in shapes if len(shape)] or shapes[:1]
+    first = ranked[0].tolist()
+    if all(shape.tolist() == first for shape in ranked[1:]):
+        return np.array([int(d) for d in first], dtype=np.int64)
+    return broadcast_shapes(*shapes)
 
 
 def user_shapes_upstream(node: Node) -> str:

@@ -130,8 +130,15 @@ def _makes_complex_tensors(graph: Graph) -> bool:
         return True
     types = [node.soft_get('data_type', None) for node in graph.get_op_nodes(op='Parameter')]
     types += [node.soft_get('dst_type', None) for node in graph.get_op_nodes(op='Cast')]
-    types += [node.value.dtype for node in graph.get_op_nodes(op='Const') if node.has_valid('value')]
+    # a model's Consts are many and their element types few: each type is tested once, read off the attribute dicts
+    types += {value.dtype for value in (graph.node_attrs(node_id).get('value') for node_id in _op_ids(graph, 'Const'))
+              if value is not None}
     return any(is_complex_type(dtype) for dtype in types)
+
+
+def _op_ids(graph: Graph, op: str) -> list:
+    """The ids of the op nodes whose ``op`` is ``op`` (what ``get_op_nodes(op=op)`` finds, without a Node each)."""
+    return [node_id for node_id in graph.nodes_by_attr('op', op) if graph.node_attrs(node_id).get('kind') == 'op']
 
 
 class ComplexTensors(FrontReplacementPattern):

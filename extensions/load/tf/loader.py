@@ -126,24 +126,27 @@ def canonical_order(graph_def):
     nodes = {n.name: n for n in graph_def.node}
     if len(nodes) != len(graph_def.node):
         return None  # duplicate names: the loader reports them
-    consumers = {name: [] for name in nodes}
+    consumers = {}
     indegree = dict.fromkeys(nodes, 0)
-    for node in graph_def.node:
+    for name, node in nodes.items():
         for text in node.input:
-            source = parse_node_input(text, node.name)[0]
+            # most inputs are a bare node name: parsed only when they name a port or a control input
+            source = text if ':' not in text and text[:1] != '^' else parse_node_input(text, name)[0]
             if source in nodes:
-                consumers[source].append(node.name)
-                indegree[node.name] += 1
+                consumers.setdefault(source, []).append(name)
+                indegree[name] += 1
     heap = [name for name, degree in indegree.items() if degree == 0]
     heapq.heapify(heap)
     order = []
+    pop, push, no_consumers = heapq.heappop, heapq.heappush, ()
     while heap:
-        name = heapq.heappop(heap)
+        name = pop(heap)
         order.append(name)
-        for consumer in consumers[name]:
-            indegree[consumer] -= 1
-            if indegree[consumer] == 0:
-                heapq.heappush(heap, consumer)
+        for consumer in consumers.get(name, no_consumers):
+            degree = indegree[consumer] - 1
+            indegree[consumer] = degree
+            if degree == 0:
+                push(heap, consumer)
     if len(order) != len(nodes):
         return None  # a cycle: file order, and the loader reports it
     return [nodes[name] for name in order]
@@ -324,10 +327,10 @@ def _is_model_output(graph: Graph, node_id) -> bool:
     of those readers is a sink without outputs (``tf.group``'s NoOp: what a TF1 graph runs to fetch the node);
     one whose control readers compute (the Identity of an Assert guard, which TF makes the predicate of the
     next ``tf.cond`` wait for) is not: made an output, it would be a model output TF's function does not have."""
-    edges = graph.out_edge_list(node_id)  # the adjacency itself: this runs for every node of the model
-    if any(not attrs.get('control_flow_edge') for _, _, attrs in edges):
-        return False
-    readers = {dst for dst, _, _ in edges}
+    readers = graph.consumer_ids(node_id)  # the adjacency itself: this runs for every node of the model
+    for reader in readers:  # nearly every node has a reader of its value: the first one answers
+        if any(not attrs.get('control_flow_edge') for attrs in graph.edges_between(node_id, reader).values()):
+            return False
     return not readers or any(not graph.consumer_ids(r) and _has_no_outputs(graph.node_attrs(r)) for r in readers)
 
 
@@ -343,9 +346,11 @@ class TFAddResults(LoadReplacementPattern):
         outputs = graph.graph.get('explicit_outputs')
         if outputs is None:
             outputs = []
+            without_outputs = {op for op, args in output_arg_table().items() if args == []}  # see _has_no_outputs
             for node_id, data in list(graph.node_items()):
-                if data.get('kind') != 'op' or data.get('op') in _NOT_OUTPUTS or data.get('op') == 'Result' \
-                        or data.get(CUT_BY_INPUT) or _has_no_outputs(data):
+                op = data.get('op')
+                if data.get('kind') != 'op' or op in _NOT_OUTPUTS or op == 'Result' or op in without_outputs \
+                        or data.get(CUT_BY_INPUT):
                     continue
                 if _is_model_output(graph, node_id):
                     outputs.append((node_id, 0))
@@ -386,15 +391,17 @@ class TFExtractor(LoadReplacementPattern):
                         hint=unsupported_op_hint(sorted(unknown)[0], 'front/tf/'))
         for node_id, extractor in todo:
             node = Node(graph, node_id)
-            tf_op = node.op
+            attrs = graph.node_attrs(node_id)
+            tf_op = attrs['op']
             # a node the loader made (an input at an --input cut or a queue's) has no TF names of its own:
             # the user's tensor names it carries are its only ones
-            names = tf_tensor_names(node.soft_get('name', node_id), output_ports(node)) \
-                if node.soft_get('pb', None) is not None else {}
+            names = tf_tensor_names(attrs.get('name', node_id), output_ports(node)) \
+                if attrs.get('pb') is not None else {}
             if not extractor.extract(node):
                 raise Error('Node "{}" ({}) could not be extracted', node.soft_get('name', node_id), tf_op)
-            node['tf_op'] = tf_op
-            node['extracted'] = True
+            attrs = graph.node_attrs(node_id)  # an extractor may have replaced the dict
+            attrs['tf_op'] = tf_op
+            attrs['extracted'] = True
             for port, port_names in names.items():
                 # before the names of what load-phase folding bypassed and the signature's names
                 node.out_port(port).add_tensor_names(port_names, first=True)
@@ -407,7 +414,7 @@ class TFExtractor(LoadReplacementPattern):
 
         After extraction nothing reads the NodeDefs; the weights are numpy arrays of their own.
         """
-        for _, data in graph.nodes(data=True):
+        for _, data in graph.node_items():
             if 'pb' in data:
                 data.pop('pb')
                 data.pop('pb_value', None)
