@@ -181,6 +181,10 @@ def _precision(data: dict, owner: Node) -> str:
         raise Error('{}: {}', _node_label(owner), exc) from exc
 
 
+#: more IR ports than any layer has: a written output's (layer id, port id) is kept as one int
+_PORT_SPAN = 1 << 32
+
+
 # ----- the emitter -----------------------------------------------------------------------------
 
 class _Emitter:
@@ -201,8 +205,10 @@ class _Emitter:
         self.write_layer = write_layer
         self.layer_count = 0
         self.edges = EdgeList()
-        #: (op node id, output index) -> (layer id, IR port id)
-        self.sources = {}
+        #: where each op output was written (see ``_source``): output 0 by op node id, the others by (op node id,
+        #: output index)
+        self.first_sources = {}
+        self.other_sources = {}
         #: op node id -> its layer's id, when asked for
         self.layer_of = {} if record_layer_ids else None
         #: every tensor name some record holds (``_collect_explicit_names``), the names explicitly given to
@@ -292,7 +298,7 @@ class _Emitter:
             if in_idx != position:
                 raise Error('{} has input {} connected but input {} not; the IR cannot express a gap in the '
                             'inputs', _node_label(node), in_idx, position)
-            source = self.sources.get((producer, out_idx))
+            source = self._source(producer, out_idx)
             if source is None:
                 raise Error('Input {} of {} comes from output {} of {}, which was not written to the IR',
                             in_idx, _node_label(node), out_idx, _node_label(Node(self.graph, producer)))
@@ -316,8 +322,22 @@ class _Emitter:
             data = node_attrs(data_id)
             record = data if data.get('kind') == 'data' else node.out_port(out_idx).tensor()
             layer.outputs.append(self._port(port_id, data, node, self._tensor_names(name, out_idx, record)))
-            self.sources[(node.id, out_idx)] = (layer.id, port_id)
+            self._set_source(node.id, out_idx, layer.id, port_id)
         return ports
+
+    # one entry per op output: kept as one int each (layer id * _PORT_SPAN + port id), output 0 keyed by the op's
+    # id alone, since (layer, port) tuples keyed by (op, output) tuples took ~150 MB at a million ops
+    def _set_source(self, node_id, out_idx: int, layer_id: int, port_id: int):
+        packed = layer_id * _PORT_SPAN + port_id
+        if out_idx == 0:
+            self.first_sources[node_id] = packed
+        else:
+            self.other_sources[(node_id, out_idx)] = packed
+
+    def _source(self, node_id, out_idx: int):
+        """``(layer id, IR port id)`` that output ``out_idx`` of op ``node_id`` was written as, or None."""
+        packed = self.first_sources.get(node_id) if out_idx == 0 else self.other_sources.get((node_id, out_idx))
+        return None if packed is None else divmod(packed, _PORT_SPAN)
 
     def _data_attrs(self, node: Node, attrs: dict, skip=()) -> list:
         items = _backend_attrs(node)
