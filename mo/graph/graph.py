@@ -171,16 +171,56 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         else:
             if node_id is None:
                 raise ValueError('None cannot be a node')
-            self._succ[node_id] = {}
-            self._pred[node_id] = {}
-            attrs = self._node[node_id] = IndexedAttrs(attr)
-            attrs._bind(self, node_id)
-            if self.edited is not None:
-                self.edited.add(node_id)
-            self._seq[node_id] = next(self._next_seq)
-            for key in INDEXED.intersection(attr):
-                if attr[key] is not None:
-                    self._index_add(node_id, key, attr[key])
+            self._insert_new_node(node_id, attr)
+        self._clear_networkx_cache()
+
+    def _insert_new_node(self, node_id, attrs: dict):
+        """Add node ``node_id``, not in the graph, with (a copy of) ``attrs``: its adjacency, position and index
+        entries. The version and networkx's cache are the caller's to update (once per batch)."""
+        self._succ[node_id] = {}
+        self._pred[node_id] = {}
+        bound = self._node[node_id] = IndexedAttrs(attrs)
+        bound._bind(self, node_id)
+        if self.edited is not None:
+            self.edited.add(node_id)
+        self._seq[node_id] = next(self._next_seq)
+        for key in INDEXED.intersection(attrs):
+            value = attrs[key]
+            if value is not None:
+                self._index_add(node_id, key, value)
+
+    def add_new_nodes(self, items) -> None:
+        """Add nodes ``(node id, attribute dict)`` from ``items`` (an iterable, read as the nodes are added), each
+        as ``add_node(node_id, **attrs)`` adds a node that is not in the graph yet; one that is raises an Error.
+        For loaders: one step per model instead of one per node."""
+        nodes = self._node
+        insert = self._insert_new_node
+        for node_id, attrs in items:
+            if node_id in nodes:
+                raise Error('add_new_nodes: node "{}" exists already', node_id)
+            if node_id is None:
+                raise ValueError('None cannot be a node')
+            insert(node_id, attrs)
+        self.version += 1
+        self._clear_networkx_cache()
+
+    def add_new_edges(self, edges) -> None:
+        """Add edges ``(u, v, attribute dict)`` between nodes of the graph, in order, each as ``add_edge(u, v,
+        **attrs)`` adds it (the next free key, the same adjacency order); the dict becomes the edge's own.
+        For loaders: one step per model instead of one per edge."""
+        succ, pred, edited = self._succ, self._pred, self.edited
+        for u, v, attrs in edges:
+            keydict = succ[u].get(v)
+            if keydict is None:
+                succ[u][v] = pred[v][u] = {0: attrs}  # one dict shared by both directions, as add_edge's
+            else:
+                key = len(keydict)
+                while key in keydict:
+                    key += 1
+                keydict[key] = attrs
+            if edited is not None:
+                edited.update((u, v))
+        self.version += 1
         self._clear_networkx_cache()
 
     def _clear_networkx_cache(self):
@@ -231,23 +271,14 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         the one ``add_node``, ``add_edge`` and ``remove_edge`` calls in that order make (same keys, same
         adjacency order): this is what turns every op of a model, so it writes the adjacency directly."""
         self.version += 1
-        succ, pred, nodes, seq = self._succ, self._pred, self._node, self._seq
+        succ, pred, nodes = self._succ, self._pred, self._node
         op_succ = succ[op_id]
         edited = self.edited
         for port, (data_id, attrs) in data_nodes.items():
             if data_id in nodes:
                 raise Error('insert_data_nodes: node "{}" exists already', data_id)
-            succ[data_id] = {}
-            pred[data_id] = {}
-            bound = nodes[data_id] = IndexedAttrs(attrs)
-            bound._bind(self, data_id)
-            seq[data_id] = next(self._next_seq)
-            for key in INDEXED.intersection(attrs):
-                if attrs[key] is not None:
-                    self._index_add(data_id, key, attrs[key])
+            self._insert_new_node(data_id, attrs)
             op_succ[data_id] = pred[data_id][op_id] = {0: {'out': port}}
-            if edited is not None:
-                edited.add(data_id)
         for consumer, key, attrs in consumer_edges:
             keydict = op_succ[consumer]
             del keydict[key]
@@ -261,7 +292,8 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             new_key = len(moved)
             while new_key in moved:
                 new_key += 1
-            moved[new_key] = {k: val for k, val in attrs.items() if k != 'out'}
+            moved_attrs = moved[new_key] = attrs.copy()
+            moved_attrs.pop('out', None)
             if edited is not None:
                 edited.add(consumer)
         if edited is not None:
@@ -591,8 +623,10 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                     data.get('op') in undead or data.get('is_output') or data.get('keep_output_port') or
                     data.get('undead'))
 
-        # in the graph's insertion order, so the removals are the same whatever the hash seed
-        work = sorted((n for n in edited if n in nodes), key=lambda n: self._seq.get(n, -1))
+        # only the edited nodes read by nothing can start a removal (a node still read becomes a candidate when
+        # its last reader goes: it is then pushed as a producer); in the graph's insertion order, so the removals
+        # are the same whatever the hash seed. A whole-graph step edits most nodes: the sort is of the few.
+        work = sorted((n for n in edited if n in nodes and not needed(n)), key=lambda n: self._seq.get(n, -1))
         removed = 0
         while work:
             node_id = work.pop()

@@ -33,8 +33,10 @@ def add_data_node(graph, node_id, port: int, data_id) -> None:
 def data_node_attrs(data_id, record=None) -> dict:
     """The attributes of a new data node ``data_id`` for a tensor whose record (a port-table entry) is ``record``."""
     attrs = {'kind': 'data', 'name': data_id, 'shape': None, 'value': None}
-    if record:
-        attrs.update((key, record[key]) for key in TENSOR_KEYS if key in record)
+    if record and record is not PLAIN_PORT_RECORD:  # most ports: the shared plain record, no tensor keys
+        for key in TENSOR_KEYS:
+            if key in record:
+                attrs[key] = record[key]
     return attrs
 
 

@@ -25,25 +25,27 @@ def create_data_nodes(graph: Graph):
     """Turn every op -> op data edge into op -> data -> op; one data node per used output port."""
     if graph.phase != 'front':
         return
+    out_edge_list, node_attrs, unique_id = graph.out_edge_list, graph.node_attrs, graph.unique_id
     for node_id, data in list(graph.node_items()):
         if data.get('kind') != 'op':
             continue
-        out_edges = graph.out_edge_list(node_id, data_only=True)
+        out_edges = out_edge_list(node_id, True)
         records = data.get('_out_ports')
         if not out_edges and not records:
             continue
         if records is None:
             records = data['_out_ports'] = {}
+        ports = set(records)
+        for _, _, attrs in out_edges:
+            ports.add(attrs.get('out', 0))
         name = data.get('name', node_id)
-        ports = {attrs.get('out', 0) for _, _, attrs in out_edges}
-        ports.update(records)
         data_nodes = {}
-        for port in sorted(ports):
-            data_id = graph.unique_id('{}/out{}'.format(name, port) if port else '{}/out'.format(name))
+        for port in sorted(ports) if len(ports) > 1 else ports:
+            data_id = unique_id('{}/out{}'.format(name, port) if port else '{}/out'.format(name))
             data_nodes[port] = (data_id, data_node_attrs(data_id, records.get(port)))
         graph.insert_data_nodes(node_id, data_nodes, out_edges)
         for port, (data_id, _) in data_nodes.items():
-            records[port] = graph.node_attrs(data_id)  # the tensor's record is its data node (see add_data_node)
+            records[port] = node_attrs(data_id)  # the tensor's record is its data node (see add_data_node)
     graph.stage = 'middle'
 
 

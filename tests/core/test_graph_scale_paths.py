@@ -12,6 +12,7 @@ import pytest
 
 from mo.graph.graph import Graph
 from mo.middle.partial_infer import create_data_nodes
+from mo.utils.error import Error
 
 
 def _random_front_graph(seed: int) -> Graph:
@@ -103,3 +104,53 @@ def test_a_cycle_is_still_named():
     graph.add_edge('c', 'b', out=0, **{'in': 1})
     with pytest.raises(Exception, match='cycle'):
         graph.topological_ids()
+
+
+def _random_nodes_and_edges(seed: int):
+    """Nodes (ids, attrs: indexed keys, shared and unique names, None values) and edges (parallel, both ways)."""
+    rng = random.Random(seed)
+    count = rng.choice([1, 3, 50, 200])
+    nodes = []
+    for i in rng.sample(range(count), count):
+        attrs = {'kind': rng.choice(['op', 'data']), 'name': rng.choice(['n%d' % i, 'shared', None]),
+                 'op': rng.choice(['Add', 'Const', 'Result', None]), 'extra': i}
+        if rng.random() < 0.3:
+            attrs['type'] = 'Add'
+        nodes.append(('n%d' % i, attrs))
+    edges = [('n%d' % rng.randrange(count), 'n%d' % rng.randrange(count), {'out': rng.randint(0, 2), 'in': k})
+             for k in range(rng.randint(0, 3 * count))]
+    return nodes, edges
+
+
+def _index_view(graph: Graph):
+    return {key: {value: graph.nodes_by_attr(key, value) for value in ('Add', 'Const', 'Result', 'op', 'data',
+                                                                        'shared', 'n0', 'n1')}
+            for key in ('op', 'type', 'kind', 'name')}
+
+
+@pytest.mark.parametrize('seed', range(10))
+def test_bulk_adds_build_the_graph_add_node_and_add_edge_build(seed):
+    nodes, edges = _random_nodes_and_edges(seed)
+    bulk, plain = Graph(), Graph()
+    with bulk.track_edits() as bulk_edited, plain.track_edits() as plain_edited:
+        bulk.add_new_nodes((n, dict(attrs)) for n, attrs in nodes)
+        bulk.add_new_edges((u, v, dict(attrs)) for u, v, attrs in edges)
+        for n, attrs in nodes:
+            plain.add_node(n, **attrs)
+        for u, v, attrs in edges:
+            plain.add_edge(u, v, **attrs)
+    assert _adjacency(bulk) == _adjacency(plain)
+    assert _index_view(bulk) == _index_view(plain)
+    assert bulk_edited == plain_edited
+    if not bulk.find_cycle():
+        assert bulk.topological_ids() == plain.topological_ids()
+    bulk.nodes['n0']['op'] = 'Const'  # the bulk-added dicts keep the index right as add_node's do
+    plain.nodes['n0']['op'] = 'Const'
+    assert _index_view(bulk) == _index_view(plain)
+
+
+def test_bulk_add_of_an_existing_node_is_an_error():
+    graph = Graph()
+    graph.add_node('a', kind='op')
+    with pytest.raises(Error, match='"a" exists already'):
+        graph.add_new_nodes([('b', {'kind': 'op'}), ('a', {'kind': 'op'})])

@@ -250,3 +250,24 @@ def test_write_graph_failure_leaves_nothing(tmp_path, v1_graph_def):
     with pytest.raises(Error):
         write_graph(graph, tmp_path / 'out.pb')
     assert (tmp_path / 'out.pb').read_bytes() == b'old' and not list(tmp_path.glob('.*.tmp'))
+
+
+def test_inputs_become_the_edges_add_edge_makes():
+    """The loader adds a model's nodes and edges in one step each: the same graph as networkx's add_node/add_edge
+    calls (a plain MultiDiGraph loads through them), bare names, ports, control inputs, repeats and forward names."""
+    gd = _graph_def(('a', 'NoOp', ['^d']), ('b', 'Identity', ['a', 'a:1', 'a', '^a', '^d']),
+                    ('c', 'AddN', ['b:0', 'd', 'b', '^a']), ('d', 'NoOp', []))
+    ours, plain = graph_def_to_graph(gd), graph_def_to_graph(gd, graph_class=nx.MultiDiGraph)
+    assert list(ours.nodes) == list(plain.nodes) == ['a', 'b', 'c', 'd']
+    assert list(ours.edges(keys=True, data=True)) == list(plain.edges(keys=True, data=True))
+    assert [ours.in_edge_list('b')] == [[('a', 0, {'out': 0, 'in': 0}), ('a', 1, {'out': 1, 'in': 1}),
+                                         ('a', 2, {'out': 0, 'in': 2}),
+                                         ('a', 3, {'control_flow_edge': True, 'control_index': 0}),
+                                         ('d', 0, {'control_flow_edge': True, 'control_index': 1})]]
+    assert ours.nodes_by_attr('op', 'NoOp') == ['a', 'd'] and ours.get_node_by_name('c').id == 'c'
+
+
+@pytest.mark.parametrize('text', ['', 'a:', ':0', '^'])
+def test_an_empty_or_half_input_is_malformed(text):
+    with pytest.raises(Error, match='"b".*(malformed input|empty control input)'):
+        graph_def_to_graph(_graph_def(('a', 'NoOp', []), ('b', 'Identity', [text])))

@@ -82,14 +82,24 @@ def attach_const_value(attrs: dict, pb, content=None) -> None:
     attrs['pb_value_in_file'] = content is not None
 
 
+def data_edge_attrs(port: int, position: int) -> dict:
+    """The attributes of the edge for data input ``position`` from output ``port`` of its source."""
+    return {'out': port, 'in': position}
+
+
+def control_edge_attrs(position: int) -> dict:
+    """The attributes of the edge for control input ``position``."""
+    return {'control_flow_edge': True, 'control_index': position}
+
+
 def add_input_edge(graph, source, target, port, position):
     """Add the edge for input ``position`` of ``target`` from output ``port`` of ``source``.
 
     ``port`` ``None`` makes a control edge and ``position`` is then the control index.
     """
     if port is None:
-        return graph.add_edge(source, target, control_flow_edge=True, control_index=position)
-    return graph.add_edge(source, target, **{'out': port, 'in': position})
+        return graph.add_edge(source, target, **control_edge_attrs(position))
+    return graph.add_edge(source, target, **data_edge_attrs(port, position))
 
 
 def _normalize_inputs(inputs, name):
