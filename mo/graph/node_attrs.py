@@ -21,6 +21,12 @@ class IndexedAttrs(dict):
     def _owner(self):
         return getattr(self, '_graph', None)
 
+    def __reduce_ex__(self, protocol):
+        # copied or pickled as its items, then bound: ``copy.deepcopy(graph)`` rebuilds these dicts while the
+        # graph copy is itself half rebuilt, so the items must not be reported to it (its index is copied whole)
+        binding = {'_graph': self._owner(), '_node_id': getattr(self, '_node_id', None)}
+        return _restored, (dict(self),), (None, binding)
+
     def __setitem__(self, key, value):
         if key in INDEXED:  # the common case, any other key, is a plain dict write
             graph = self._owner()
@@ -63,3 +69,10 @@ class IndexedAttrs(dict):
     def clear(self):
         for key in list(self):
             del self[key]
+
+
+def _restored(items: dict) -> IndexedAttrs:
+    """An ``IndexedAttrs`` holding ``items``, not bound yet (copy and pickle bind it next)."""
+    attrs = IndexedAttrs()
+    dict.update(attrs, items)
+    return attrs

@@ -165,3 +165,17 @@ def test_fw_tensor_debug_info_lives_on_data_nodes_and_survives_rewiring():
     Node(graph, 'a').out_port(0).get_connection().set_source(replacement.out_port(0))
     assert ('relu', 'relu:0') in replacement.out_port(0).get_tensor_debug_info()
     assert ('relu', 'relu:0') in replacement.out_node(0).soft_get('fw_tensor_debug_info')
+
+
+def test_a_deep_copy_of_a_graph_is_independent_and_keeps_its_own_index():
+    """``copy.deepcopy(graph)`` (authors' tests keep a reference graph so): the copy's attributes are its own, and
+    its op index follows writes to the copy, not to the original."""
+    import copy
+    from mo.utils.unittest.graph import build_graph
+    graph = build_graph({'x': {'kind': 'op', 'op': 'Parameter'}, 'r': {'kind': 'op', 'op': 'Relu', 'name': 'r'}},
+                        [('x', 'r')])
+    twin = copy.deepcopy(graph)
+    twin.node['r']['op'] = 'Tanh'
+    assert [n.id for n in twin.get_op_nodes(op='Tanh')] == ['r'] and not twin.get_op_nodes(op='Relu')
+    assert [n.id for n in graph.get_op_nodes(op='Relu')] == ['r'] and not graph.get_op_nodes(op='Tanh')
+    assert list(twin.edges()) == [('x', 'r')] and twin.get_node_by_name('r').id == 'r'
