@@ -109,11 +109,16 @@ class AddNLowering(OpRule):
     op = 'AddN'
 
     def rewrite(self, node: Node, b: Builder):
-        ports = [p for _, p in sorted(node.in_ports().items()) if p.is_connected()]
-        total = ports[0].get_source()
+        # the sources read off the in-edges in one pass: an AddN may sum thousands of tensors, and asking each
+        # input port for its source scans all the node's in-edges (quadratic: 49 s for 5,200 inputs)
+        graph = node.graph
+        inputs = sorted(((attrs['in'], Node(graph, src).out_port(attrs.get('out', 0)))
+                         for src, _, attrs in graph.in_edges(node.id, data=True)
+                         if 'in' in attrs and not attrs.get('control_flow_edge')), key=lambda item: item[0])
+        total = inputs[0][1]
         last = None
-        for index, port in enumerate(ports[1:]):
-            last = b.op(Add, [total, port], 'add_{}'.format(index))
+        for index, (_, source) in enumerate(inputs[1:]):
+            last = b.op(Add, [total, source], 'add_{}'.format(index))
             total = last.out_port(0)
         return total if last is None else last
 
