@@ -20,11 +20,9 @@ authors expect (``from mo.graph.graph import Graph, Node, rename_nodes``).
 import contextlib
 import heapq
 import itertools
-import logging as log
-import re
-from collections import deque
 
 from mo.graph.algorithms import find_cycle
+from mo.graph.clean_up import clean_up, clean_up_after
 from mo.graph.lazy_networkx import import_networkx
 from mo.graph.legacy_api import (LegacyGraphAPI, dict_includes_compare_attrs, get_edge_attribute_between_nodes,
                                   set_edge_attribute_between_nodes)
@@ -537,109 +535,21 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                 self.add_edge(source, consumer, **dict(attrs, out=in_attrs.get('out', 0)))
         self.remove_node(node.id)
 
-    # ----- clean-up ----------------------------------------------------------------------
+    # ----- clean-up (mo.graph.clean_up) --------------------------------------------------
     def clean_up(self, undead_node_types: list = ('Parameter',)):
         """Remove every node that no output (Result, or a node marked ``undead``) needs, and give a constant
-        data node that has consumers but no producer a Const op (the Model Optimizer's clean-up did both).
-
-        Walks backwards from the outputs, over data and control edges; what is not reached is
-        dead code. Model inputs (Parameter) stay even when unused, so the model keeps its
-        signature. A graph with no outputs at all is left alone. Returns the number removed.
-        """
-        # outputs and undead types come from the op/type index; only the flags need a scan
-        index = self._index
-        roots = set(index['op'].get('Result', ())) | set(index['type'].get('Result', ()))
-        for op in set(undead_node_types or ()):
-            roots.update(index['op'].get(op, ()))
-        orphans = []
-        for n, d in self._node.items():
-            if d.get('is_output') or d.get('keep_output_port') or d.get('undead'):
-                roots.add(n)
-            if d.get('kind') == 'data' and not self._pred[n] and self._succ[n] and d.get('value') is not None:
-                orphans.append(n)
-        if orphans:
-            self._add_const_producers(orphans)
-        if not roots:
-            log.debug('clean_up: the graph has no outputs; nothing removed')
-            return 0
-        alive = set(roots)
-        queue = deque(roots)
-        pred = self._pred
-        while queue:
-            node_id = queue.popleft()
-            for src in pred[node_id]:
-                if src not in alive:
-                    alive.add(src)
-                    queue.append(src)
-        dead = [n for n in self._node if n not in alive]
-        if dead:
-            log.debug('clean_up removes {} nodes'.format(len(dead)))
-            self.remove_nodes_from(dead)
-        self.clean_version = self.version
-        return len(dead)
+        data node that has consumers but no producer a Const op; returns the number removed (see
+        ``mo.graph.clean_up``)."""
+        return clean_up(self, undead_node_types)
 
     #: ``factory(graph, attrs) -> Node`` adding a Const op node with ``attrs`` and no edges; the op layer
     #: (``mo.ops.op``) installs it, the graph layer does not import op classes
     const_node_factory = None
 
-    def _add_const_producers(self, data_ids):
-        """Give each constant data node that has consumers but no producer a Const op writing it, as the
-        Model Optimizer's clean-up did (``add_constant_operations``): the IR has no data without a layer."""
-        factory = type(self).const_node_factory
-        if factory is None:
-            return
-        for data_id in data_ids:
-            data = self._node[data_id]
-            name = re.sub(r'/Output_\d+/Data_(.?)+', '', str(data.get('name', data_id)))
-            attrs = {'value': data['value'], 'name': name}
-            for key in ('force_shape', 'force_type', 'correct_data_type', 'rt_info'):
-                if data.get(key) is not None:
-                    attrs[key] = data[key]
-            if data.get('force_shape') is not None:
-                attrs['override_output_shape'] = True
-            const = factory(self, attrs)
-            if const is not None:
-                self.add_edge(const.id, data_id, out=0)
-
     def clean_up_after(self, edited, undead_node_types: list = ('Parameter',)):
-        """``clean_up`` for a graph that was clean before the edits to the nodes in ``edited``
-        (a ``track_edits`` set): removes what became dead code, looking only around those nodes.
-
-        In an acyclic graph whose nodes all reached an output, every node the edits cut off
-        leads to a node that lost its last consumer (or is new) and is now read by nothing; so
-        removing such unread non-output nodes, and then their producers as they become unread,
-        removes exactly what ``clean_up`` would. Falls back to ``clean_up`` when the graph was
-        not clean before or has no Result.
-        """
-        index = self._index
-        if self.clean_version is None or not (index['op'].get('Result') or index['type'].get('Result')):
-            return self.clean_up(undead_node_types)
-        undead = set(undead_node_types or ())
-        nodes, succ, pred = self._node, self._succ, self._pred
-
-        def needed(node_id):
-            data = nodes[node_id]
-            return (succ[node_id] or data.get('op') == 'Result' or data.get('type') == 'Result' or
-                    data.get('op') in undead or data.get('is_output') or data.get('keep_output_port') or
-                    data.get('undead'))
-
-        # only the edited nodes read by nothing can start a removal (a node still read becomes a candidate when
-        # its last reader goes: it is then pushed as a producer); in the graph's insertion order, so the removals
-        # are the same whatever the hash seed. A whole-graph step edits most nodes: the sort is of the few.
-        work = sorted((n for n in edited if n in nodes and not needed(n)), key=lambda n: self._seq.get(n, -1))
-        removed = 0
-        while work:
-            node_id = work.pop()
-            if node_id not in nodes or needed(node_id):
-                continue
-            producers = list(pred[node_id])
-            self.remove_node(node_id)
-            removed += 1
-            work.extend(producers)
-        if removed:
-            log.debug('clean_up removes {} nodes'.format(removed))
-        self.clean_version = self.version
-        return removed
+        """``clean_up`` for a graph that was clean before the edits to the nodes in ``edited`` (a ``track_edits``
+        set): removes what became dead code, looking only around those nodes (see ``mo.graph.clean_up``)."""
+        return clean_up_after(self, edited, undead_node_types)
 
     def find_cycle(self) -> list:
         """The node ids of one cycle of the graph (control edges included), or an empty list when it has none."""
