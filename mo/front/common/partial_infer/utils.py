@@ -19,6 +19,8 @@ from mo.utils.error import Error
 # not part of the Model Optimizer's module, kept importable here for code written against mo's earlier helpers
 from mo.utils.shape import (DEFAULT_MAX_CONSTANT_BYTES, fold_allowed, max_constant_bytes,  # noqa: F401
                             shape_to_str)
+# the Model Optimizer's array constructors: the same as mo's own
+from mo.utils.shape import float32_array, float_array, int64_array  # noqa: F401
 
 #: a dynamic dimension: the masked entry of a shape array
 dynamic_dimension = np.ma.masked
@@ -148,16 +150,6 @@ def clarify_partial_shape(*shapes):
     return result
 
 
-def int64_array(value) -> np.ndarray:
-    return np.array(value, dtype=np.int64)
-
-
-def float_array(value) -> np.ndarray:
-    return np.array(value, dtype=np.float64)
-
-
-def float32_array(value) -> np.ndarray:
-    return np.array(value, dtype=np.float32)
 
 
 def int8_array(value) -> np.ndarray:
