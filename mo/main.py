@@ -13,7 +13,7 @@ import os
 import sys
 
 from mo.pipeline import progress, timing
-from mo.utils import prefetch
+from mo.utils import prefetch, process_exit
 from mo.utils.error import Error, FrameworkError, UsageError
 from mo.version import __version__
 
@@ -142,7 +142,8 @@ def main(argv=None) -> int:
     """Entry point of the ``mo`` console script; returns the exit code."""
     # One command, then the console script exits: the command's garbage is freed by reference
     # counting (peak memory is the same on every benchmark model), while cyclic-GC passes over a
-    # graph of 10^5 objects cost about a tenth of a conversion. Restored for callers in-process.
+    # graph of 10^5 objects cost about a tenth of a conversion. Restored for callers in-process;
+    # left off when the process ends with the command (``cli``): a pass then would only free the graph.
     progress.mark_start()
     timing.mark('start')
     collecting = gc.isenabled()
@@ -151,7 +152,7 @@ def main(argv=None) -> int:
         return _run(sys.argv[1:] if argv is None else list(argv))
     finally:
         timing.report()
-        if collecting:
+        if collecting and not process_exit.process_ends_after_command_is_set():
             gc.enable()
 
 
@@ -200,6 +201,7 @@ def cli():
     conversion, for memory the operating system takes back at once anyway. Files are closed
     and renamed into place before ``main()`` returns, so nothing is lost.
     """
+    process_exit.process_ends_after_command()
     code = main()
     try:
         log.shutdown()

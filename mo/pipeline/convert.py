@@ -11,6 +11,7 @@ from mo.utils.class_registration import pipeline
 from mo.pipeline.runner import apply_replacements
 from mo.utils.error import Error, UsageError
 from mo.utils.import_extensions import load_extensions, split_dirs
+from mo.utils import process_exit
 from mo.pipeline.model_io import ir_layer_count, model_io
 from mo.pipeline.progress import Progress
 from mo.pipeline import timing
@@ -390,6 +391,7 @@ def _dynamic_origin(graph: Graph, data_id) -> Node:
 def run(args) -> int:
     start = time.perf_counter()
     graph, xml_path, bin_path, _ = convert(options_from_args(args))
+    process_exit.keep(graph)  # the console script exits next: freeing the graph would be wasted time
     if xml_path and not args.silent:
         print(run_summary(graph, time.perf_counter() - start))
         print('[ SUCCESS ] XML file: {}'.format(os.path.abspath(xml_path)))

@@ -4,6 +4,8 @@ from typing import List, Tuple
 
 import numpy as np
 
+from mo.graph.graph import Node
+
 
 @dataclasses.dataclass(frozen=True)
 class TensorInfo:
@@ -32,7 +34,7 @@ def _port_info(node, port, names) -> TensorInfo:
 def model_io(graph) -> Tuple[List[TensorInfo], List[TensorInfo]]:
     """The converted model's inputs (Parameters) and outputs (Results), in IR order."""
     inputs, outputs = [], []
-    for node in graph.pseudo_topological_sort():
+    for node in _parameters_and_results(graph):
         if node.soft_get('kind') != 'op':
             continue
         if node.soft_get('type') == 'Parameter':
@@ -49,5 +51,12 @@ def model_io(graph) -> Tuple[List[TensorInfo], List[TensorInfo]]:
     return inputs, outputs
 
 
+def _parameters_and_results(graph) -> list:
+    """The graph's Parameter and Result nodes in the IR's (topological) order: found by the type index and
+    placed by the writer's cached order, without a Node per node of the graph."""
+    wanted = set(graph.nodes_by_attr('type', 'Parameter')) | set(graph.nodes_by_attr('type', 'Result'))
+    return [Node(graph, node_id) for node_id in graph.topological_ids() if node_id in wanted]
+
+
 def ir_layer_count(graph) -> int:
-    return sum(1 for _, data in graph.nodes(data=True) if data.get('kind') == 'op')
+    return graph.count_by_attr('kind', 'op')
