@@ -22,6 +22,7 @@ import heapq
 import itertools
 
 from mo.graph.algorithms import find_cycle
+from mo.graph.in_port_index import note_added_edge
 from mo.graph.clean_up import clean_up, clean_up_after
 from mo.graph.lazy_networkx import import_networkx
 from mo.graph.legacy_api import (LegacyGraphAPI, dict_includes_compare_attrs, get_edge_attribute_between_nodes,
@@ -73,6 +74,8 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         #: ``(version, node ids)`` of the last topological sort: whole-graph passes that run back to back
         #: (inference, the IR writer, the model's inputs and outputs) sort an unchanged graph once
         self._topo_cache = None
+        #: node id -> {input port: (source, key, attrs)} for nodes of many inputs (``mo.graph.in_port_index``)
+        self._in_port_index = {}
         super().__init__(incoming_graph_data, **attr)
 
     # ----- index maintenance -------------------------------------------------------------
@@ -258,6 +261,10 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             keydict[key] = attr
         else:
             existing.update(attr)
+        if self._in_port_index:
+            index = self._in_port_index.get(v)
+            if index is not None:
+                note_added_edge(self, index, u, v, key, keydict[key])
         self._clear_networkx_cache()
         return key
 
@@ -300,6 +307,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
 
     def remove_node(self, n):
         self.version += 1
+        self._in_port_index.pop(n, None)
         self._note_removal(n)
         self._unindex_node(n)
         super().remove_node(n)
@@ -322,6 +330,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         self.version += 1
         nodes = [n for n in nodes if n in self._node]
         for n in nodes:
+            self._in_port_index.pop(n, None)
             self._note_removal(n)
             self._unindex_node(n)
         super().remove_nodes_from(nodes)
@@ -331,6 +340,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         super().clear()
         self._index = {key: {} for key in INDEXED_ATTRS}
         self._seq = {}
+        self._in_port_index = {}
 
     # ----- queries -----------------------------------------------------------------------
     def _ordered(self, ids):

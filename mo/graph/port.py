@@ -14,6 +14,7 @@ import numpy as np
 
 from mo.utils.shape import is_masked_array, shape_array
 from mo.graph.connection import Connection
+from mo.graph.in_port_index import WIDE, find_in_edge
 from mo.utils.error import Error
 
 
@@ -192,8 +193,12 @@ class Port:
     def _in_edge(self):
         """(src, dst, key, attrs) of the edge into this input port, or None."""
         node_id, idx = self.node.id, self.idx
+        graph = self.node.graph
+        preds = graph._pred[node_id]
+        if len(preds) > WIDE:
+            return find_in_edge(graph, node_id, idx, preds)
         # raw adjacency: networkx's edge views cost more than the whole lookup
-        for u, keyed in self.node.graph._pred[node_id].items():
+        for u, keyed in preds.items():
             for key, attrs in keyed.items():
                 if attrs.get('in') == idx and not attrs.get('control_flow_edge'):
                     return u, node_id, key, attrs

@@ -25,3 +25,22 @@ def test_an_addn_of_300_inputs_from_shuffled_ports_matches_tensorflow(tmp_path):
     expected = oracles.run_tf(graph_def, feeds, ['total'])
     actual = oracles.run_openvino_by_name(converted.xml, feeds, ['total'])  # the products no input reads are outputs too
     assert max_error(actual, expected) < TOLERANCE
+
+
+def test_sums_of_sums_into_a_wide_addn_and_concat_match_tensorflow(tmp_path):
+    """Each of 200 small AddNs is lowered and its result rewired into a port of a 200-input AddN and ConcatV2 (the
+    rewiring that finds its port through the wide node's in-port index)."""
+    from tests.support import oracles
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 3], name='x')
+        sums = [tf.raw_ops.AddN(inputs=[x * (k + 1.0), x, x - float(k)], name='group{}'.format(k))
+                for k in range(200)]
+        tf.raw_ops.AddN(inputs=sums, name='total')
+        tf.concat(sums[::-1], axis=0, name='stacked')
+    graph_def = graph.as_graph_def().SerializeToString()
+    converted = convert_bytes(graph_def, tmp_path)
+    feeds = {'x': np.random.default_rng(5).standard_normal((2, 3)).astype(np.float32)}
+    expected = oracles.run_tf(graph_def, feeds, ['total', 'stacked'])
+    actual = oracles.run_openvino_by_name(converted.xml, feeds, ['total', 'stacked'])
+    assert max_error(actual, expected) < TOLERANCE
