@@ -1,6 +1,7 @@
 """Load phase for TensorFlow: read the GraphDef, cut it at --input/--output, add Results, extract ops."""
 import logging as log
 
+from mo.utils.heap import release_free_heap
 from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import model_source
@@ -420,3 +421,4 @@ class TFExtractor(LoadReplacementPattern):
                 data.pop('pb_value', None)
         for key in ('tf_versions', 'tf_library', 'tf_debug_info'):
             graph.graph.pop(key, None)
+        release_free_heap()
