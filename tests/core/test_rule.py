@@ -188,3 +188,20 @@ def test_a_pattern_rule_declines_with_its_reason(constant, fused):
     assert record[0]['matches'] == int(fused)
     assert record[0].get('rejected', []) == ([] if fused else [
         {'node': 'log', 'reason': 'Exp(x) is added to something other than the constant 1'}])
+
+
+def test_a_pattern_names_the_ops_a_graph_must_have_for_a_match():
+    """A pattern rule skips a graph lacking one of these ops (one index lookup each, no candidate visited)."""
+    from mo.front.common.tree_pattern import op_alternatives
+    pattern = ('Mul', ['x', ('act=Tanh|Sigmoid', [('SoftPlus', ['x'])]), 'Const'])
+    assert op_alternatives(pattern) == [['Mul'], ['Tanh', 'Sigmoid'], ['SoftPlus'], ['Const']]
+
+
+def test_a_pattern_rule_on_a_graph_without_one_of_its_ops_matches_nothing():
+    from extensions.front.Mish_fusion import MishFusion
+    graph = _mish_graph(True)
+    softplus = [n for n in graph.get_op_nodes(op='SoftPlus')]
+    softplus[0]['op'] = 'Exp'  # no SoftPlus anywhere now: the Mul is a candidate no more
+    record = []
+    run_replacer(graph, MishFusion, record)
+    assert _node_named(graph, 'mul').op == 'Mul' and record[0]['matches'] == 0

@@ -35,7 +35,7 @@ from typing import List, Sequence, Union
 import numpy as np
 
 from mo.front.common.replacement import FrontReplacementOp
-from mo.front.common.tree_pattern import match_tree, root_ops
+from mo.front.common.tree_pattern import match_tree, op_alternatives, root_ops
 from mo.graph.graph import Node, rename_nodes
 from mo.graph.port import Port
 from mo.ops.const import Const
@@ -163,6 +163,9 @@ class PatternRule(OpRule):
         return None  # a pattern is not "the" replacer of its root op: a user's op replacer leaves it be
 
     def find_and_replace_pattern(self, graph):
+        # one index lookup per pattern node: most graphs lack some op of most fusions (no SoftPlus, no Mish)
+        if any(not any(graph.count_by_attr('op', op) for op in ops) for ops in op_alternatives(self.pattern)):
+            return
         for op in root_ops(self.pattern):
             for node in graph.get_op_nodes(op=op):
                 if node.id not in graph:

@@ -43,6 +43,21 @@ def root_ops(pattern) -> list:
     return parsed.group('ops').split('|')
 
 
+def op_alternatives(pattern) -> list:
+    """For each node of the pattern (root and inner nodes, not captured tensors), the ops it may have: a graph
+    without any op of one of these lists has no match anywhere."""
+    spec, inputs = (pattern, ()) if isinstance(pattern, str) else pattern
+    if _CAPTURE.match(spec):
+        return []
+    parsed = _NODE.match(spec)
+    if parsed is None:
+        raise ValueError('bad pattern node {!r}: expected "Op", "Op1|Op2" or "alias=Op"'.format(spec))
+    found = [parsed.group('ops').split('|')]
+    for sub in inputs:
+        found.extend(op_alternatives(sub))
+    return found
+
+
 def match_tree(pattern, root: Node) -> Optional[Match]:
     """The match of ``pattern`` at ``root``, or None."""
     captured, inner = {}, []
