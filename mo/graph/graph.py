@@ -421,6 +421,19 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         """``(node id, attribute dict)`` of every node, in insertion order."""
         return self._node.items()
 
+    def node_attr_dicts(self):
+        """The attribute dict of every node, in insertion order (a view)."""
+        return self._node.values()
+
+    def out_adjacency(self, node_id) -> dict:
+        """``{consumer: {key: edge attrs}}`` of the edges out of ``node_id``: the adjacency itself, for passes that
+        read every edge of a model (read it only: edit through the graph's methods)."""
+        return self._succ[node_id]
+
+    def in_adjacency(self, node_id) -> dict:
+        """``{source: {key: edge attrs}}`` of the edges into ``node_id``: the adjacency itself (read it only)."""
+        return self._pred[node_id]
+
     def in_edge_list(self, node_id, data_only: bool = False) -> list:
         """``[(source, key, attrs)]`` of the edges into ``node_id`` (without control edges if ``data_only``)."""
         return [(source, key, attrs) for source, keyed in self._pred[node_id].items() for key, attrs in keyed.items()
