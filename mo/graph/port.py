@@ -471,7 +471,7 @@ class Port:
             names = list(names)
             record = self._front_record_without_debug_info() if names else None
             if record is not None:  # the loaders name every output of a model so: one pass over its edges
-                _add_names(record, names, first)
+                add_names_to_record(record, names, first)
                 return
         if tensor_names is None:
             new_records = [(self.node.soft_get('name', self.node.id), name) for name in names] \
@@ -516,10 +516,10 @@ class Port:
         return list((self.tensor() or {}).get('tensor_names') or ())
 
     def _add_own_tensor_names(self, names, first: bool = False):
-        _add_names(self.tensor(create=True), names, first)
+        add_names_to_record(self.tensor(create=True), names, first)
 
 
-def _add_names(record: dict, names, first: bool = False):
+def add_names_to_record(record: dict, names, first: bool = False):
     """Add ``names`` to the ``tensor_names`` of a tensor's record (before the names it has if ``first``), each once."""
     existing = record.get('tensor_names')
     if existing is None:

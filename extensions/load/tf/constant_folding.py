@@ -29,6 +29,7 @@ from mo.utils.shape import max_constant_bytes
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import dtypes, folding, kernels
 from mo.graph.graph import Graph, Node
+from mo.graph.port import DEBUG_INFO, add_names_to_record as add_names, port_record, writable_port_record
 
 #: TF types whose tensors the kernels and the rest of mo hold as plain numpy values (bfloat16
 #: and the quantized types are bit patterns of another numpy type; strings are objects)
@@ -61,12 +62,13 @@ def compute_constants(graph: Graph, limit: int) -> dict:
         if op == 'Const':
             value = attrs.get('value')
             return isinstance(value, np.ndarray) and value.dtype.kind in _FOLDABLE_NUMPY_KINDS
-        if attrs.get('pb') is None or not graph.in_edge_list(node_id, data_only=True):
+        # only the Consts are sources: any other node looked at reads a constant, so it has a data input
+        if attrs.get('pb') is None:
             return False
         return op in IDENTITY_LIKE or (kernels.is_supported(op) and _types_foldable(attrs['pb']))
 
     # an input's NodeDef shape may be one --input_shape or --batch replaced: shapes are not read here
-    order, _ = folding.constant_nodes(graph, foldable, static_shapes=False)
+    order, _ = folding.constant_nodes(graph, foldable, static_shapes=False, sources=graph.nodes_by_attr('op', 'Const'))
     values, _ = folding.compute_values(
         graph, order, {}, limit, lambda message: log.debug('load-phase folding: ' + message),
         forwarding=IDENTITY_LIKE, accept=lambda outputs: all(o.dtype.kind in _FOLDABLE_NUMPY_KINDS for o in outputs))
@@ -75,18 +77,49 @@ def compute_constants(graph: Graph, limit: int) -> dict:
 
 def _bypass(graph: Graph, node_id) -> None:
     """Readers of output k of an Identity-like node read the tensor its input k reads instead."""
-    nodes = graph.node_attrs
     sources = {attrs['in']: (source, attrs.get('out', 0)) for source, _, attrs in graph.in_edge_list(node_id, True)}
     readers = graph.out_edge_list(node_id, data_only=True)
-    names = tf_tensor_names(nodes(node_id).get('name', node_id), {attrs.get('out', 0) for _, _, attrs in readers})
     for reader, key, attrs in readers:
         source, port = sources[attrs.get('out', 0)]
         graph.remove_edge(node_id, reader, key)
         graph.add_edge(source, reader, **dict(attrs, out=port))
-    bypassed = Node(graph, node_id)
+    names = tf_tensor_names(graph.node_attrs(node_id).get('name', node_id),
+                            {attrs.get('out', 0) for _, _, attrs in readers})
     for out, port_names in names.items():
+        # the bypassed output's names (a signature's, say) come after the node's own; no edge is left on it
+        own = _writable_out_record(graph, node_id, out).get('tensor_names')
         source, port = sources[out]
-        Node(graph, source).out_port(port).add_tensor_names(port_names + bypassed.out_port(out).get_tensor_names())
+        _add_front_tensor_names(graph, source, port, port_names + list(own or ()))
+
+
+def _writable_out_record(graph: Graph, node_id, port: int) -> dict:
+    """The port-table record of output ``port`` of ``node_id`` made writable, as ``out_port(port).tensor(True)``
+    makes it in the front phase when no data node is behind the port."""
+    attrs = graph.node_attrs(node_id)
+    table = attrs.get('_out_ports')
+    if table is None:
+        table = attrs['_out_ports'] = {}
+    table.setdefault(port, port_record())
+    return writable_port_record(table, port)
+
+
+def _add_front_tensor_names(graph: Graph, node_id, port: int, names: list) -> None:
+    """``Node(graph, node_id).out_port(port).add_tensor_names(names)`` without Node and Port objects, for a
+    front-phase output none of whose edges carries the Model Optimizer's debug records (those take the
+    general path), as the load phase's outputs are."""
+    if graph.phase == 'front':
+        first_reader = None
+        for reader, _, attrs in graph.out_edge_list(node_id, data_only=True):
+            if attrs.get('out') == port:
+                if attrs.get(DEBUG_INFO):
+                    break
+                if first_reader is None:
+                    first_reader = reader
+        else:
+            if first_reader is None or graph.node_attrs(first_reader).get('kind') != 'data':
+                add_names(_writable_out_record(graph, node_id, port), names)
+                return
+    Node(graph, node_id).out_port(port).add_tensor_names(names)
 
 
 def fold_constant_subgraphs(graph: Graph, limit: int) -> int:

@@ -48,25 +48,27 @@ def data_outputs(graph, node_id) -> list:
     return [(v, attrs.get('out', 0), attrs['in']) for v, _, attrs in graph.out_edge_list(node_id, data_only=True)]
 
 
-def constant_nodes(graph, foldable: Callable[[str, dict], bool], static_shapes: bool = True) -> \
-        Tuple[list, Dict[str, Set[str]]]:
+def constant_nodes(graph, foldable: Callable[[str, dict], bool], static_shapes: bool = True,
+                   sources: Optional[list] = None) -> Tuple[list, Dict[str, Set[str]]]:
     """The nodes whose every data input is constant, in topological order (Kahn's: no sort of the whole graph),
     and for Shape-like nodes the inputs whose static shape is all they read.
 
     ``foldable(node_id, attrs)`` says which nodes may count as constant at all (a Const with a value, or an op the
     kernels compute); with ``static_shapes``, a Shape-like node reading a Placeholder whose NodeDef gives its whole
-    shape is constant too."""
+    shape is constant too.
+
+    ``sources``, when given, are the ids (in the graph's insertion order) of every node that may be constant
+    without a constant input (the Consts, say, when ``foldable`` refuses other nodes without data inputs): then
+    only the sources and the readers of constant nodes are looked at, not the whole graph, and the order is the
+    same as without them."""
+    if sources is not None:
+        return _constant_nodes_from(graph, foldable, static_shapes, sources)
     remaining, shape_only = {}, {}
     ready = deque()
     for node_id, attrs in graph.node_items():
         if not foldable(node_id, attrs):
             continue
-        count = 0
-        for source, _, _ in data_inputs(graph, node_id):
-            if static_shapes and attrs['op'] in SHAPE_OPS and static_shape(graph.node_attrs(source)) is not None:
-                shape_only.setdefault(node_id, set()).add(source)
-            else:
-                count += 1
+        count = _pending_inputs(graph, node_id, attrs, static_shapes, shape_only)
         remaining[node_id] = count
         if count == 0:
             ready.append(node_id)
@@ -79,6 +81,44 @@ def constant_nodes(graph, foldable: Callable[[str, dict], bool], static_shapes: 
                 remaining[consumer] -= 1
                 if remaining[consumer] == 0:
                     ready.append(consumer)
+    return order, shape_only
+
+
+def _pending_inputs(graph, node_id, attrs, static_shapes, shape_only) -> int:
+    """How many data inputs of ``node_id`` must be constant for it to be (recording its shape-only sources)."""
+    if not (static_shapes and attrs.get('op') in SHAPE_OPS):
+        return len(graph.in_edge_list(node_id, data_only=True))
+    count = 0
+    for source, _, _ in data_inputs(graph, node_id):
+        if static_shape(graph.node_attrs(source)) is not None:
+            shape_only.setdefault(node_id, set()).add(source)
+        else:
+            count += 1
+    return count
+
+
+def _constant_nodes_from(graph, foldable, static_shapes, sources) -> Tuple[list, Dict[str, Set[str]]]:
+    """``constant_nodes`` walking from ``sources``: a reader's inputs are counted when the first of them turns out
+    constant, and ``foldable`` is asked once they all are, so the rest of the graph costs nothing."""
+    node_attrs = graph.node_attrs
+    remaining, shape_only = {}, {}
+    ready = deque()
+    for node_id in sources:
+        attrs = node_attrs(node_id)
+        if foldable(node_id, attrs) and _pending_inputs(graph, node_id, attrs, static_shapes, shape_only) == 0:
+            remaining[node_id] = 0
+            ready.append(node_id)
+    order = []
+    while ready:
+        node_id = ready.popleft()
+        order.append(node_id)
+        for consumer, _, _ in data_outputs(graph, node_id):
+            count = remaining.get(consumer)
+            if count is None:
+                count = _pending_inputs(graph, consumer, node_attrs(consumer), static_shapes, shape_only)
+            remaining[consumer] = count = count - 1
+            if count == 0 and foldable(consumer, node_attrs(consumer)):
+                ready.append(consumer)
     return order, shape_only
 
 
