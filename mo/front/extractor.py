@@ -103,10 +103,14 @@ def extractors_of_nodes(graph, framework: str, unknown_key=lambda data: data['op
     """``(node id, extractor)`` for every framework node still to extract (it has ``pb`` and is not ``extracted``),
     and ``{unknown_key(node attrs): [node names]}`` of the nodes no extractor knows, in the graph's order."""
     todo, unknown = [], {}
+    extractors = {}  # op type -> extractor or None: one registry look-up per op type, not per node
     for node_id, data in graph.nodes(data=True):
-        if data.get('kind') != 'op' or 'pb' not in data or data.get('extracted'):
+        if 'pb' not in data or data.get('kind') != 'op' or data.get('extracted'):
             continue
-        extractor = extractor_for(data['op'], framework)
+        op = data['op']
+        extractor = extractors.get(op, extractors)
+        if extractor is extractors:
+            extractor = extractors[op] = extractor_for(op, framework)
         if extractor is None:
             unknown.setdefault(unknown_key(data), []).append(data.get('name', node_id))
         else:

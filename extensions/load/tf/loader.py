@@ -8,10 +8,10 @@ from mo.front.tf import model_source
 from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_bytes
 from mo.front.common.input_spec import input_specs, parse_output
 from mo.front.tf.loader import graph_def_to_graph
-from mo.front.tf.node_def import parse_input as parse_node_input
 from mo.front.tf.op_signatures import output_arg_offsets, output_arg_table
 from mo.front.tf.wire import const_contents
 from mo.graph.graph import Graph, Node
+from mo.graph.port import DEBUG_INFO, add_names_to_record, writable_port_record
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
 from mo.utils.replacement import for_framework
@@ -116,43 +116,6 @@ def tf_tensor_names(node_name: str, ports) -> dict:
             for port in sorted(ports)}
 
 
-def canonical_order(graph_def):
-    """The GraphDef's nodes in one order that depends only on the graph, not on the file.
-
-    Conversion output must not change when the same graph is stored with its nodes shuffled, so
-    nodes are put in topological order with ties broken by name (a cycle keeps the file order;
-    it is reported later).
-    """
-    import heapq
-    nodes = {n.name: n for n in graph_def.node}
-    if len(nodes) != len(graph_def.node):
-        return None  # duplicate names: the loader reports them
-    consumers = {}
-    indegree = dict.fromkeys(nodes, 0)
-    for name, node in nodes.items():
-        for text in node.input:
-            # most inputs are a bare node name: parsed only when they name a port or a control input
-            source = text if ':' not in text and text[:1] != '^' else parse_node_input(text, name)[0]
-            if source in nodes:
-                consumers.setdefault(source, []).append(name)
-                indegree[name] += 1
-    heap = [name for name, degree in indegree.items() if degree == 0]
-    heapq.heapify(heap)
-    order = []
-    pop, push, no_consumers = heapq.heappop, heapq.heappush, ()
-    while heap:
-        name = pop(heap)
-        order.append(name)
-        for consumer in consumers.get(name, no_consumers):
-            degree = indegree[consumer] - 1
-            indegree[consumer] = degree
-            if degree == 0:
-                push(heap, consumer)
-    if len(order) != len(nodes):
-        return None  # a cycle: file order, and the loader reports it
-    return [nodes[name] for name in order]
-
-
 def _file_bytes(path) -> bytes:
     try:
         with open(path, 'rb') as f:
@@ -161,19 +124,31 @@ def _file_bytes(path) -> bytes:
         return b''
 
 
-def _refuse_variables(graph_def, path):
+#: op types of variables, whose values a GraphDef does not hold
+_VARIABLE_OPS = frozenset(('VariableV2', 'Variable', 'VarHandleOp'))
+
+
+def _op_types(graph_def) -> set:
+    """The op types of the GraphDef's nodes (one read of each node's op for the scans below)."""
+    return {node.op for node in graph_def.node}
+
+
+def _refuse_variables(graph_def, path, op_types: set):
     """A GraphDef with variables needs their values: say which flag gives them."""
+    if op_types.isdisjoint(_VARIABLE_OPS):
+        return
     for node in graph_def.node:
-        if node.op in ('VariableV2', 'Variable', 'VarHandleOp'):
+        if node.op in _VARIABLE_OPS:
             raise UsageError('"{}" is not frozen: node "{}" is a variable ({})', path, node.name, node.op,
                              hint='give its checkpoint with --input_checkpoint PREFIX')
 
 
-def raise_lowered_control_flow(graph_def) -> None:
+def raise_lowered_control_flow(graph_def, op_types: set = None) -> None:
     """Lowered loops and conditionals become While/If nodes, so that the graph is built from the
-    functional form only (see ``mo.front.tf.control_flow``). One scan when there is none."""
-    from mo.front.tf.control_flow import has_control_flow, raise_control_flow
-    if has_control_flow(graph_def):
+    functional form only (see ``mo.front.tf.control_flow``). One scan when there is none (none with
+    ``op_types``, the op types of the GraphDef's nodes)."""
+    from mo.front.tf.control_flow import CONTROL_FLOW_OPS, has_control_flow, raise_control_flow
+    if has_control_flow(graph_def) if op_types is None else not op_types.isdisjoint(CONTROL_FLOW_OPS):
         count = raise_control_flow(graph_def)
         log.info('[ mo ] raised {} lowered loop(s) and conditional(s) to While/If'.format(count))
 
@@ -182,6 +157,7 @@ class TFLoader(LoadReplacementPattern):
     """Reads ``--input_model`` (binary or text GraphDef) into the graph."""
     id = 'TFLoader'
     graph_condition = [_is_tf]
+    auto_clean_up = False  # no Results yet: there is nothing to keep alive
 
     def find_and_replace_pattern(self, graph: Graph):
         if graph.number_of_nodes():
@@ -203,22 +179,19 @@ class TFLoader(LoadReplacementPattern):
                 return
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
             contents = const_contents(data, min_node_bytes=_VIEWED_CONST_BYTES) if binary else None
-            _refuse_variables(graph_def, params['input_model'])
-        raise_lowered_control_flow(graph_def)
-        order = canonical_order(graph_def)
-        graph_def_to_graph(graph_def, graph, node_order=order, const_contents=contents)
-        if order is None:  # a topological order exists exactly when there is no cycle: name it
-            graph.check_acyclic()
+        op_types = _op_types(graph_def)
+        if params.get('graph_def_bytes') is None:  # a model read from a file must be frozen
+            _refuse_variables(graph_def, params['input_model'], op_types)
+        raise_lowered_control_flow(graph_def, op_types)
+        # nodes in an order that depends on the graph, not the file (a cycle is an Error naming it)
+        graph_def_to_graph(graph_def, graph, const_contents=contents, canonical=True)
         self.match_count = graph.graph['source_nodes'] = graph.number_of_nodes()
 
     def _load_frozen(self, graph: Graph, frozen):
         """A model frozen from variables: its Consts are views of the checkpoint, its signature names
         become extra tensor names, its signature outputs the model's outputs."""
         raise_lowered_control_flow(frozen.graph_def)  # TF1 meta graphs and checkpoints have lowered loops
-        order = canonical_order(frozen.graph_def)
-        graph_def_to_graph(frozen.graph_def, graph, node_order=order, const_contents=frozen.contents)
-        if order is None:
-            graph.check_acyclic()
+        graph_def_to_graph(frozen.graph_def, graph, const_contents=frozen.contents, canonical=True)
         for name, ports in frozen.aliases.items():
             if name in graph:
                 for port, names in ports.items():  # TFExtractor puts the node's own names before these
@@ -339,24 +312,16 @@ class TFAddResults(LoadReplacementPattern):
     """Puts a Result on every model output: --output tensors, or every unconsumed op output."""
     id = 'TFAddResults'
     graph_condition = [_is_tf]
+    auto_clean_up = False  # it cleans up itself, and only when something is dead
 
     def run_after(self):
         return [TFInputsOutputs]
 
     def find_and_replace_pattern(self, graph: Graph):
         outputs = graph.graph.get('explicit_outputs')
+        sinks_without_result = None  # of a model whose outputs nobody named: the sinks that get no Result
         if outputs is None:
-            outputs = []
-            without_outputs = {op for op, args in output_arg_table().items() if args == []}  # see _has_no_outputs
-            for node_id, data in list(graph.node_items()):
-                op = data.get('op')
-                if data.get('kind') != 'op' or op in _NOT_OUTPUTS or op == 'Result' or op in without_outputs \
-                        or data.get(CUT_BY_INPUT):
-                    continue
-                if _is_model_output(graph, node_id):
-                    outputs.append((node_id, 0))
-            real = [(n, p) for n, p in outputs if not _reads_a_frozen_variable(graph, n, graph.nodes[n])]
-            outputs = real or outputs
+            outputs, sinks_without_result = self._unnamed_outputs(graph)
         if not outputs:
             raise Error('The model has no outputs; name them with --output')
         for node_id, port in outputs:
@@ -367,8 +332,76 @@ class TFAddResults(LoadReplacementPattern):
             result_node = result.create_node()
             source.out_port(port).connect(result_node.in_port(0))
             self.match_count += 1
+        if sinks_without_result is not None and not sinks_without_result:
+            # every node of an acyclic graph leads to a sink, and every sink has a Result: nothing is dead
+            graph.clean_version = graph.version
+            return
         removed = graph.clean_up(undead_node_types=())
         log.debug('TFAddResults: {} nodes not needed for the outputs were removed'.format(removed))
+
+    @staticmethod
+    def _unnamed_outputs(graph: Graph):
+        """``([(node id, 0)] of the model outputs, whether some node read by nothing gets no Result)`` when nobody
+        named the outputs: every op output nothing reads (see ``_is_model_output``), in the graph's order."""
+        outputs = []
+        sinks_without_result = False
+        without_outputs = {op for op, args in output_arg_table().items() if args == []}  # see _has_no_outputs
+        out_adjacency = graph.out_adjacency  # the adjacency itself: this visits every node of the model
+        for node_id, data in graph.node_items():
+            consumers = out_adjacency(node_id)
+            if consumers and _has_a_data_reader(consumers):
+                continue  # nearly every node: read by the next one
+            op = data.get('op')
+            if data.get('kind') != 'op' or op in _NOT_OUTPUTS or op == 'Result' or op in without_outputs \
+                    or data.get(CUT_BY_INPUT):
+                sinks_without_result = sinks_without_result or (not consumers and op != 'Result')
+                continue
+            if _is_model_output(graph, node_id):
+                outputs.append((node_id, 0))
+            elif not consumers:
+                sinks_without_result = True
+        real = [(n, p) for n, p in outputs if not _reads_a_frozen_variable(graph, n, graph.nodes[n])]
+        if real and len(real) != len(outputs):
+            sinks_without_result = True  # the dropped readers are sinks
+        return real or outputs, sinks_without_result
+
+
+def _has_a_data_reader(consumers: dict) -> bool:
+    """Whether some edge of ``consumers`` (a node's ``{reader: {key: edge attrs}}``) carries data, not control."""
+    for keyed in consumers.values():  # the first reader answers for nearly every node
+        for attrs in keyed.values():
+            if not attrs.get('control_flow_edge'):
+                return True
+    return False
+
+
+def _read_outputs(consumers: dict):
+    """``(the used data outputs, whether no edge holds fw_tensor_debug_info)`` of a front-phase op whose readers
+    are ``consumers`` (``{reader: {key: edge attrs}}``), in one pass over its edges."""
+    ports = set()
+    plain = True
+    for keyed in consumers.values():
+        for attrs in keyed.values():
+            if not attrs.get('control_flow_edge'):
+                ports.add(attrs.get('out', 0))
+                if plain and DEBUG_INFO in attrs and attrs[DEBUG_INFO]:
+                    plain = False
+    return ports, plain
+
+
+def _name_outputs_first(node_attrs: dict, node_name: str, ports) -> None:
+    """Put TF's names of outputs ``ports`` of a node (see ``tf_tensor_names``) before the tensor names of their
+    port records: what ``Port.add_tensor_names(names, first=True)`` does to a front-phase output whose edges
+    hold no fw_tensor_debug_info records."""
+    table = node_attrs.get('_out_ports')
+    if table is None:
+        table = node_attrs['_out_ports'] = {}
+    for port in sorted(ports):
+        names = [node_name, node_name + ':0'] if port == 0 else ['{}:{}'.format(node_name, port)]
+        if table.get(port) is None:  # the record ``Node.out_port`` makes, written to: a dict of its own
+            table[port] = {'control_flow': False, 'tensor_names': names}
+        else:
+            add_names_to_record(writable_port_record(table, port), names, first=True)
 
 
 class TFExtractor(LoadReplacementPattern):
@@ -390,22 +423,28 @@ class TFExtractor(LoadReplacementPattern):
                      for op, names in sorted(unknown.items())]
             raise Error('The model has operations mo cannot convert: {}', '; '.join(parts),
                         hint=unsupported_op_hint(sorted(unknown)[0], 'front/tf/'))
+        # the loaders' front-phase graph (no data nodes): TF's names go straight into the port records
+        direct = graph.phase == 'front' and not graph.count_by_attr('kind', 'data')
+        out_adjacency, nodes, view = graph.out_adjacency, graph.node_attrs, Node.view  # runs for every node
         for node_id, extractor in todo:
-            node = Node(graph, node_id)
-            attrs = graph.node_attrs(node_id)
+            node = view(graph, node_id)
+            attrs = nodes(node_id)
             tf_op = attrs['op']
             # a node the loader made (an input at an --input cut or a queue's) has no TF names of its own:
             # the user's tensor names it carries are its only ones
-            names = tf_tensor_names(attrs.get('name', node_id), output_ports(node)) \
-                if attrs.get('pb') is not None else {}
+            ports, plain = _read_outputs(out_adjacency(node_id)) if attrs.get('pb') is not None else ((), True)
             if not extractor.extract(node):
                 raise Error('Node "{}" ({}) could not be extracted', node.soft_get('name', node_id), tf_op)
-            attrs = graph.node_attrs(node_id)  # an extractor may have replaced the dict
+            attrs = nodes(node_id)  # an extractor may have replaced the dict
             attrs['tf_op'] = tf_op
             attrs['extracted'] = True
-            for port, port_names in names.items():
+            if ports:
                 # before the names of what load-phase folding bypassed and the signature's names
-                node.out_port(port).add_tensor_names(port_names, first=True)
+                if direct and plain:
+                    _name_outputs_first(attrs, attrs.get('name', node_id), ports)
+                else:
+                    for port, port_names in tf_tensor_names(attrs.get('name', node_id), ports).items():
+                        node.out_port(port).add_tensor_names(port_names, first=True)
             self.match_count += 1
         self._release_graph_def(graph)
 
@@ -417,8 +456,9 @@ class TFExtractor(LoadReplacementPattern):
         """
         for _, data in graph.node_items():
             if 'pb' in data:
-                data.pop('pb')
-                data.pop('pb_value', None)
+                del data['pb']
+                if 'pb_value' in data:  # Consts only
+                    del data['pb_value']
         for key in ('tf_versions', 'tf_library', 'tf_debug_info'):
             graph.graph.pop(key, None)
         release_free_heap()
