@@ -10,6 +10,18 @@ from mo.utils.error import Error
 
 _MISSING = object()
 
+def middle_in_tensors(graph, node_id) -> dict:
+    """``Node.in_tensors()`` of a middle- or back-phase op, read off the adjacency (whole-graph inference calls it
+    for every op, without a Node): input index -> the data node's attribute dict, by index."""
+    nodes = graph._node
+    found = {}
+    for src, keyed in graph._pred[node_id].items():
+        for attrs in keyed.values():
+            if 'in' in attrs and not attrs.get('control_flow_edge'):
+                found[attrs['in']] = nodes[src]
+    return dict(sorted(found.items())) if len(found) > 1 else found
+
+
 class Node:
     """A view of one node of a Graph: attribute access and ports.
 
@@ -175,13 +187,7 @@ class Node:
         graph = self.graph
         if graph.phase == 'front':
             return {i: p.data._store() for i, p in self.in_ports().items() if p.is_connected()}
-        nodes = graph._node
-        found = {}
-        for src, keyed in graph._pred[self.id].items():  # the adjacency itself: runs in every inference
-            for attrs in keyed.values():
-                if 'in' in attrs and not attrs.get('control_flow_edge'):
-                    found[attrs['in']] = nodes[src]
-        return dict(sorted(found.items()))
+        return middle_in_tensors(graph, self.id)
 
     def _declared_ports(self, direction, control_flow):
         return {i for i, attrs in self._port_table(direction).items()

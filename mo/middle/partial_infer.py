@@ -12,6 +12,7 @@ from mo.front.common.partial_infer.elemental import broadcast_shapes
 from mo.graph.author_view import author_call, is_author_code
 from mo.graph.graph import Graph, Node
 from mo.graph.port import data_node_attrs
+from mo.graph.node import middle_in_tensors
 from mo.middle.replacement import MiddleReplacementPattern
 from mo.ops.activation_ops import Activation
 from mo.ops.const import Const
@@ -25,27 +26,38 @@ def create_data_nodes(graph: Graph):
     """Turn every op -> op data edge into op -> data -> op; one data node per used output port."""
     if graph.phase != 'front':
         return
-    out_edge_list, node_attrs, unique_id = graph.out_edge_list, graph.node_attrs, graph.unique_id
-    for node_id, data in list(graph.node_items()):
-        if data.get('kind') != 'op':
-            continue
-        out_edges = out_edge_list(node_id, True)
-        records = data.get('_out_ports')
-        if not out_edges and not records:
-            continue
-        if records is None:
-            records = data['_out_ports'] = {}
-        ports = set(records)
-        for _, _, attrs in out_edges:
-            ports.add(attrs.get('out', 0))
-        name = data.get('name', node_id)
-        data_nodes = {}
-        for port in sorted(ports) if len(ports) > 1 else ports:
-            data_id = unique_id('{}/out{}'.format(name, port) if port else '{}/out'.format(name))
-            data_nodes[port] = (data_id, data_node_attrs(data_id, records.get(port)))
-        graph.insert_data_nodes(node_id, data_nodes, out_edges)
-        for port, (data_id, _) in data_nodes.items():
-            records[port] = node_attrs(data_id)  # the tensor's record is its data node (see add_data_node)
+    out_adjacency = graph.out_adjacency  # the adjacency read directly: this visits every op and edge of the model
+    unique_id, insert_data_nodes, node_attrs = graph.unique_id, graph.insert_data_nodes, graph.node_attrs
+    # This edits every node, and clean-up after a step looks around the nodes it edited; but a graph clean before
+    # stays clean here except for the data nodes of declared outputs nothing reads: only those are reported.
+    outer_edits, graph.edited = graph.edited, None
+    unread = []
+    try:
+        for node_id in [n for n, d in graph.node_items() if d.get('kind') == 'op']:
+            data = node_attrs(node_id)
+            out_edges = [(consumer, key, attrs) for consumer, keyed in out_adjacency(node_id).items()
+                         for key, attrs in keyed.items() if not attrs.get('control_flow_edge')]
+            records = data.get('_out_ports')
+            if not out_edges and not records:
+                continue
+            if records is None:
+                records = data['_out_ports'] = {}
+            read = {attrs.get('out', 0) for _, _, attrs in out_edges}
+            ports = read.union(records) if records else read
+            name = data.get('name', node_id)
+            data_nodes = {}
+            for port in sorted(ports) if len(ports) > 1 else ports:
+                data_id = unique_id('{}/out{}'.format(name, port) if port else '{}/out'.format(name))
+                data_nodes[port] = (data_id, data_node_attrs(data_id, records.get(port)))
+                if port not in read:
+                    unread.append(data_id)
+            insert_data_nodes(node_id, data_nodes, out_edges)
+            for port, (data_id, _) in data_nodes.items():
+                records[port] = node_attrs(data_id)  # the tensor's record is its data node (see add_data_node)
+    finally:
+        graph.edited = outer_edits
+        if outer_edits is not None:
+            outer_edits.update(unread)
     graph.stage = 'middle'
 
 
@@ -57,18 +69,15 @@ def inputs_ready(node: Node) -> bool:
 def infer_node(node: Node, inputs: dict = None):
     """Infer one op; failures become an Error that names the node and its input shapes. ``inputs``: the op's
     ``in_tensors()`` when the caller has them already (whole-graph inference reads them to see the op is ready)."""
-    infer = node.soft_get('infer', None)
+    graph, node_id = node.graph, node.id
+    attrs = graph.node_attrs(node_id)
+    infer = attrs.get('infer')
     if infer is None:
         raise Error('Operation "{}" ({}) has no shape inference; it cannot be converted as is',
-                    node.soft_get('name', node.id), node.soft_get('op'))
-    if inputs is not None and not inputs and _infer_plain_const(node, infer):
-        node['need_shape_inference'] = False  # its data node has the value's element type too
-        return
-    version = node.graph.version
+                    node.soft_get('name', node_id), node.soft_get('op'))
+    version = graph.version
     try:
-        if inputs is not None and _infer_directly(node, infer, inputs):
-            pass  # an element-wise op of unknown input values: its output shape written without its infer
-        elif is_author_code(infer):
+        if is_author_code(infer):
             with author_call():  # the author's code reads shapes in the Model Optimizer's masked form
                 infer(node)
         else:
@@ -77,16 +86,35 @@ def infer_node(node: Node, inputs: dict = None):
         given = user_shapes_upstream(node)
         if given:
             raise Error('{} does not fit the model: {}: {}', given, _model_node_text(node), _reason(node, exc)) from exc
-        raise Error('Shape inference failed for "{}" ({}): {}', node.soft_get('name', node.id),
+        raise Error('Shape inference failed for "{}" ({}): {}', node.soft_get('name', node_id),
                     node.soft_get('op'), exc) from exc
     except Exception as exc:
         shapes = {i: (None if p.data.get_shape() is None else p.data.get_shape().tolist())
                   for i, p in node.in_ports().items() if p.is_connected()}
         raise Error('Shape inference failed for "{}" ({}) with input shapes {}: {}: {}',
-                    node.soft_get('name', node.id), node.soft_get('op'), shapes, type(exc).__name__, exc) from exc
+                    node.soft_get('name', node_id), node.soft_get('op'), shapes, type(exc).__name__, exc) from exc
     # an infer that rewired the op's inputs leaves the records read before it stale
-    _propagate_data_types(node, inputs if node.graph.version == version else None)
-    node['need_shape_inference'] = False
+    _propagate_data_types(graph, node_id, attrs, inputs if graph.version == version else None, node)
+    attrs['need_shape_inference'] = False
+
+
+def _infer_usual_op(graph: Graph, node_id, attrs: dict, inputs: dict) -> bool:
+    """What ``infer_node`` does, for the ops that make most of a model (a plain Const; an element-wise op of
+    inputs not all constant), done on their data nodes without a Node, Port objects or the op's infer: at a
+    million ops those cost more than the shapes. Says whether it did; the caller infers any other op the general
+    way, which gives the same result."""
+    infer = attrs.get('infer')
+    if infer is None:
+        return False
+    if not inputs:
+        if not _infer_plain_const(graph, node_id, attrs, infer):
+            return False
+    elif _infer_directly(graph, node_id, infer, inputs):
+        _propagate_data_types(graph, node_id, attrs, inputs)
+    else:
+        return False
+    attrs['need_shape_inference'] = False
+    return True
 
 
 #: the functions behind the built-in element-wise infers -> which inputs give the output's shape: 'first' for
@@ -94,18 +122,18 @@ def infer_node(node: Node, inputs: dict = None):
 _SHAPE_ONLY_INFERS = {Activation.infer.__func__: 'first', Elementwise.infer.__func__: 'broadcast'}
 
 
-def _infer_plain_const(node: Node, infer) -> bool:
-    """``Const.infer`` and ``Const.type_infer`` for the usual Const, a plain array and no declared shape to keep
-    (``force_shape``): its value, shape and element type written onto its data node, as ``PortData.set_value``
-    does, without the ports (a third of a frozen model's ops are Consts). Says whether it did."""
-    graph = node.graph
-    attrs = graph.node_attrs(node.id)
+def _infer_plain_const(graph: Graph, node_id, attrs: dict, infer) -> bool:
+    """``Const.infer`` and ``Const.type_infer`` for the usual Const (attributes ``attrs``), a plain array and no
+    declared shape to keep (``force_shape``): its value, shape and element type written onto its data node, as
+    ``PortData.set_value`` does, without the ports (a third of a frozen model's ops are Consts). Says whether it
+    did."""
     if infer is not Const.infer or attrs.get('type_infer') is not Const.type_infer:
         return False
     value = attrs.get('value')
-    output = _output_record(graph, node.id)
-    if type(value) is not np.ndarray or output is None or attrs.get('force_shape') is not None or \
-            output.get('force_shape') is not None:
+    if type(value) is not np.ndarray or attrs.get('force_shape') is not None:
+        return False
+    output = _output_record(graph, node_id)
+    if output is None or output.get('force_shape') is not None:
         return False
     output['value'] = value
     output['shape'] = np.array(value.shape, dtype=np.int64)
@@ -116,48 +144,63 @@ def _infer_plain_const(node: Node, infer) -> bool:
 def _output_record(graph: Graph, node_id):
     """The data node of output 0 of ``node_id`` (the first data edge of port 0, as ``Port.tensor`` finds it), or
     None."""
-    for data_id in graph.consumer_ids(node_id):
-        for attrs in graph.edges_between(node_id, data_id).values():
+    for data_id, keyed in graph.out_adjacency(node_id).items():
+        for attrs in keyed.values():
             if attrs.get('out') == 0 and not attrs.get('control_flow_edge'):
                 output = graph.node_attrs(data_id)
                 return output if output.get('kind') == 'data' else None
     return None
 
 
-def _infer_directly(node: Node, infer, inputs: dict) -> bool:
+def _infer_directly(graph: Graph, node_id, infer, inputs: dict) -> bool:
     """Whole-graph inference spends most of its calls on element-wise ops whose inputs are not constant; for
     those the output's shape is input 0's (activations) or all inputs' broadcast (binary ops), which this writes
     onto the output's data node without going through the op's infer and its ports (Port objects and adjacency
     scans per op: at a million ops they cost more than the shapes). Says whether it did; anything else (a
-    constant input, whose value the op's infer computes; another infer; an output without a data node) goes the
-    general way, which gives the same shape."""
+    constant input, whose value the op's infer computes; another infer; an output without a data node; shapes
+    that do not broadcast) goes the general way, which gives the same shape."""
     rule = _SHAPE_ONLY_INFERS.get(getattr(infer, '__func__', None))
     if rule is None or not inputs:
         return False
     if rule == 'first':
         if 0 not in inputs:
             return False
-        inputs = {0: inputs[0]}
-    if any(tensor.get('kind') != 'data' for tensor in inputs.values()) or \
-            all(tensor.get('value') is not None for tensor in inputs.values()):
+        tensors = (inputs[0],)
+    else:
+        tensors = inputs.values()
+    shapes = []
+    constant = True
+    for tensor in tensors:
+        shape = tensor.get('shape')
+        if tensor.get('kind') != 'data' or type(shape) is not np.ndarray:
+            return False  # a masked or list shape an author's code wrote: the op's infer reads it
+        if constant and tensor.get('value') is None:
+            constant = False
+        shapes.append(shape)
+    if constant:
         return False
-    shapes = [tensor['shape'] for tensor in inputs.values()]
-    if any(type(shape) is not np.ndarray for shape in shapes):
-        return False  # a masked or list shape an author's code wrote: the op's infer reads it
-    output = _output_record(node.graph, node.id)
+    output = _output_record(graph, node_id)
     if output is None:
         return False
-    output['shape'] = shape_array(shapes[0] if rule == 'first' else _broadcast(shapes))
+    if len(shapes) == 1:
+        shape = shapes[0]
+    else:
+        try:
+            shape = _broadcast(shapes)
+        except Error:
+            return False  # shapes that do not broadcast: the op's infer says so, named as its failures are
+    output['shape'] = shape_array(shape)
     return True
 
 
 def _broadcast(shapes: list):
     """``broadcast_shapes(*shapes)``, told without its per-dimension loop in the usual case: scalars aside, the
-    inputs have one shape (a scalar adds nothing to a broadcast, and equal shapes broadcast to themselves)."""
+    inputs have one shape (a scalar adds nothing to a broadcast, and equal shapes broadcast to themselves), and
+    the result is then one of the inputs' arrays itself: the caller copies it."""
     ranked = [shape for shape in shapes if len(shape)] or shapes[:1]
     first = ranked[0].tolist()
     if all(shape.tolist() == first for shape in ranked[1:]):
-        return np.array([int(d) for d in first], dtype=np.int64)
+        return ranked[0]
     return broadcast_shapes(*shapes)
 
 
@@ -210,22 +253,25 @@ def _model_node_text(node: Node) -> str:
     return text
 
 
-def _propagate_data_types(node: Node, inputs: dict = None):
-    """Give every output a dtype: the op's ``type_infer`` decides, else output = input 0's type."""
-    type_infer = node.soft_get('type_infer', None)
-    if type_infer is not None:
-        type_infer(node)
-        return
-    graph = node.graph
-    if inputs is None:
+def _propagate_data_types(graph: Graph, node_id, attrs: dict, inputs: dict = None, node: Node = None):
+    """Give every output of op ``node_id`` (attributes ``attrs``) a dtype: the op's ``type_infer`` decides (given
+    ``node``, or a Node made for it), else output = input 0's type. ``inputs``: the op's ``in_tensors()`` when
+    known."""
+    type_infer = attrs.get('type_infer')
+    if type_infer is not None or inputs is None:
+        node = node if node is not None else Node.view(graph, node_id)
+        if type_infer is not None:
+            type_infer(node)
+            return
         inputs = node.in_tensors()
     source_type = next(iter(inputs.values())).get('data_type') if inputs else None
     if source_type is None:
-        source_type = graph.node_attrs(node.id).get('data_type')
+        source_type = attrs.get('data_type')
     if source_type is None:
         return
-    for data_id in graph.consumer_ids(node.id):
-        data = graph.node_attrs(data_id)
+    nodes = graph.node_attrs
+    for data_id in graph.out_adjacency(node_id):
+        data = nodes(data_id)
         if data.get('kind') == 'data' and data.get('data_type') is None:
             data['data_type'] = np.dtype(source_type)
 
@@ -234,20 +280,26 @@ def partial_infer(graph: Graph, nodes=None):
     """Infer every op (or just ``nodes``) in topological order."""
     wanted = None if nodes is None else {n.id if isinstance(n, Node) else n for n in nodes}
     view = Node.view  # ids straight from the graph's own order: no existence check per op
+    front = graph.phase == 'front'  # tensors are port records there, read through the op's ports
+    attrs_of = graph.node_attrs
     for node_id in graph.topological_ids():
-        if graph.node_attrs(node_id).get('kind') != 'op' or (wanted is not None and node_id not in wanted):
+        if attrs_of(node_id).get('kind') != 'op' or (wanted is not None and node_id not in wanted):
             continue
-        node = view(graph, node_id)
-        inputs = node.in_tensors()  # read once: the readiness test and the data types both need them
-        if not all(tensor.get('shape') is not None for tensor in inputs.values()):
-            log.debug('Skipping inference of "{}": an input shape is unknown'.format(node.soft_get('name')))
-            continue
-        infer_node(node, inputs)
+        # read once: the readiness test and the data types both need them
+        inputs = view(graph, node_id).in_tensors() if front else middle_in_tensors(graph, node_id)
+        for tensor in inputs.values():
+            if tensor.get('shape') is None:
+                log.debug('Skipping inference of "{}": an input shape is unknown'.format(
+                    attrs_of(node_id).get('name', '<UNKNOWN>')))
+                break
+        else:
+            if front or not _infer_usual_op(graph, node_id, attrs_of(node_id), inputs):
+                infer_node(view(graph, node_id), inputs)
 
 
 def reinfer_marked_nodes(graph: Graph):
     """Re-infer the ops marked ``need_shape_inference`` and everything downstream of them."""
-    marked = [n for n, d in graph.nodes(data=True) if d.get('kind') == 'op' and d.get('need_shape_inference')]
+    marked = [n for n, d in graph.node_items() if d.get('kind') == 'op' and d.get('need_shape_inference')]
     if not marked:
         return
     downstream = set(marked)
