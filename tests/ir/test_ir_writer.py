@@ -371,6 +371,24 @@ def test_gap_in_inputs_is_an_error():
         serialize_ir(graph)
 
 
+def test_tensor_with_two_producers_is_an_error_naming_its_reader():
+    graph = graphs.add_relu()
+    graph.add_edge('w', 'add/out', out=1)  # a second op writes the tensor that relu reads
+    with pytest.raises(Error, match=r'Input 0 of "relu" \(ReLU\) is not fed by exactly one op'):
+        serialize_ir(graph)
+
+
+def test_control_edges_are_no_inputs(core, tmp_path):
+    """A control dependency (an edge marked ``control_flow_edge``) orders ops in TF; the IR has no such edge."""
+    graph = graphs.add_relu()
+    graph.add_edge('w/out', 'relu', **{'in': 1, 'control_flow_edge': True})
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    x = np.random.RandomState(1).randn(2, 3).astype(np.float32)
+    _, (out,) = run_ir(core, xml_path, {0: x})
+    np.testing.assert_allclose(out, np.maximum(x + graphs.WEIGHTS, 0), rtol=1e-6)
+    assert len(layer_named(open(xml_path, 'rb').read(), 'relu').find('input')) == 1
+
+
 # ----- formats ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize('value, text', [

@@ -12,6 +12,7 @@ import io
 import logging as log
 import operator
 import os
+from itertools import chain, compress, repeat
 
 import numpy as np
 
@@ -47,6 +48,8 @@ def format_value(value) -> str:
     Booleans are ``true``/``false``, numpy dtypes their element type (``f32``), sequences and
     arrays comma-separated, floats in the shortest form that reads back to the same number.
     """
+    if type(value) is str:  # the common case, first
+        return value
     if isinstance(value, (bool, np.bool_)):
         return 'true' if value else 'false'
     if ir_types.is_dtype_like(value):
@@ -86,29 +89,40 @@ def _node_label(node: Node) -> str:
     return '"{}" ({})'.format(node.soft_get('name', node.id), node.soft_get('op', node.soft_get('type', '?')))
 
 
-def _backend_attrs(node: Node) -> list:
-    """The op class's ``backend_attrs()`` for this node, without running the class's constructor."""
-    cls = op_class_of(node)
+def _backend_attrs(graph: Graph, node_id, attrs: dict, op_classes: dict) -> list:
+    """The op class's ``backend_attrs()`` for this node, without running the class's constructor. ``op_classes``
+    caches ``op_class_of`` by the attributes it reads (``_op_class``, ``op``, ``type``) for one walk of a graph:
+    the registry of op classes may change between conversions, not during one."""
+    key = (attrs.get('_op_class'), attrs.get('op'), attrs.get('type'))
+    try:
+        cls = op_classes[key]
+    except KeyError:
+        cls = op_classes[key] = op_class_of(Node.view(graph, node_id))
+    except TypeError:  # an unhashable attribute: no caching
+        cls = op_class_of(Node.view(graph, node_id))
     if cls is None:
         return []
     op = cls.__new__(cls)  # __init__ may validate or add defaults; the node already has its attrs
-    op.graph = node.graph
-    op.attrs = node.attrs()
+    op.graph = graph
+    op.attrs = attrs
     return op.backend_attrs() or ()
 
 
 def _out_data_ids(graph: Graph, node_id) -> dict:
     """Output port index -> the id of the node its first data edge leads to (its data node), by index."""
-    edges = graph.out_edge_list(node_id, data_only=True)
-    if len(edges) == 1:  # the common case, without the general case's dicts
-        data_id, _, attrs = edges[0]
-        out_idx = attrs.get('out')
-        return {} if out_idx is None else {out_idx: data_id}
+    out_edges = graph.out_adjacency(node_id)
+    if len(out_edges) == 1:  # the common case (one data node), without the general case's dicts
+        [(data_id, keyed)] = out_edges.items()
+        if len(keyed) == 1:
+            [attrs] = keyed.values()
+            out_idx = None if attrs.get('control_flow_edge') else attrs.get('out')
+            return {} if out_idx is None else {out_idx: data_id}
     result = {}
-    for data_id, _, attrs in edges:
-        out_idx = attrs.get('out')
-        if out_idx is not None and out_idx not in result:
-            result[out_idx] = data_id
+    for data_id, keyed in out_edges.items():
+        for attrs in keyed.values():
+            out_idx = attrs.get('out')
+            if out_idx is not None and out_idx not in result and not attrs.get('control_flow_edge'):
+                result[out_idx] = data_id
     return dict(sorted(result.items())) if len(result) > 1 else result
 
 
@@ -127,20 +141,25 @@ def _output_records(graph: Graph, node_id) -> dict:
     return records
 
 
-def _in_sources(graph: Graph, node: Node) -> list:
+def _in_sources(graph: Graph, node_id) -> list:
     """``[(in_port, data attrs, producer id, producer_out_port)]`` of the connected inputs, by port."""
+    in_adjacency, nodes = graph.in_adjacency, graph.node_attrs
     result = []
-    for data_id, _, attrs in graph.in_edge_list(node.id, data_only=True):
-        in_idx = attrs.get('in')
-        if in_idx is None:
-            continue
-        data = graph.node_attrs(data_id)
-        producers = graph.in_edge_list(data_id)
-        if data.get('kind') != 'data' or len(producers) != 1:
+    for data_id, keyed in in_adjacency(node_id).items():
+        for attrs in keyed.values():
+            in_idx = attrs.get('in')
+            if in_idx is None or attrs.get('control_flow_edge'):
+                continue
+            data = nodes(data_id)
+            producers = in_adjacency(data_id)
+            if len(producers) == 1 and data.get('kind') == 'data':
+                [(producer, producer_edges)] = producers.items()
+                if len(producer_edges) == 1:
+                    [producer_edge] = producer_edges.values()
+                    result.append((in_idx, data, producer, producer_edge.get('out', 0)))
+                    continue
             raise Error('Input {} of {} is not fed by exactly one op through a data node; the graph is not in '
-                        'the back phase', in_idx, _node_label(node))
-        producer, _, producer_edge = producers[0]
-        result.append((in_idx, data, producer, producer_edge.get('out', 0)))
+                        'the back phase', in_idx, _node_label(Node.view(graph, node_id)))
     if len(result) > 1:
         result.sort(key=_first)
     return result
@@ -181,6 +200,16 @@ def _precision(data: dict, owner: Node) -> str:
         raise Error('{}: {}', _node_label(owner), exc) from exc
 
 
+#: the dtype of the shapes inference writes
+_INT64 = np.dtype(np.int64)
+
+
+def _attrs_of_kind(graph: Graph, kind: str):
+    """The attribute dicts of the nodes of ``kind``, in the graph's node order (an iterator)."""
+    nodes = graph.node_attr_dicts()
+    return compress(nodes, map(operator.eq, map(dict.get, nodes, repeat('kind')), repeat(kind)))
+
+
 #: more IR ports than any layer has: a written output's (layer id, port id) is kept as one int
 _PORT_SPAN = 1 << 32
 
@@ -205,8 +234,8 @@ class _Emitter:
         self.write_layer = write_layer
         self.layer_count = 0
         self.edges = EdgeList()
-        #: where each op output was written (see ``_source``): output 0 by op node id, the others by (op node id,
-        #: output index)
+        #: where each op output was written (``_set_source``, read by ``_add_inputs``): output 0 by op node id, the
+        #: others by (op node id, output index)
         self.first_sources = {}
         self.other_sources = {}
         #: op node id -> its layer's id, when asked for
@@ -221,6 +250,8 @@ class _Emitter:
         self.layer_names = set()
         #: a tensor's ``data_type`` as found in its record -> its IR precision
         self.precisions = {}
+        #: the op classes found so far (``_backend_attrs``)
+        self.op_classes = {}
 
     # -- tensor names --
     def _collect_explicit_names(self):
@@ -231,13 +262,14 @@ class _Emitter:
         costs as much as writing the ops, so this collects every name any tensor record holds (a superset,
         from one look at each node), and ``_claimed`` asks the exact question only for a name in it."""
         names = set(self.graph.graph.get('retired_tensor_names', ()))
-        for _, attrs in self.graph.node_items():
-            kind = attrs.get('kind')
-            if kind == 'data':
-                names.update(attrs.get('tensor_names') or ())
-            elif kind == 'op':
-                for record in (attrs.get('_out_ports') or {}).values():
-                    names.update((record or {}).get('tensor_names') or ())
+        # loops in C (map, filter, compress), not a Python step per node, and in the graph's node order: the
+        # attribute dicts lie in memory roughly in that order (the kind index's sets would visit them at random)
+        data_attrs = _attrs_of_kind(self.graph, 'data')
+        names.update(chain.from_iterable(filter(None, map(dict.get, data_attrs, repeat('tensor_names')))))
+        op_attrs = _attrs_of_kind(self.graph, 'op')
+        tables = filter(None, map(dict.get, op_attrs, repeat('_out_ports')))
+        records = filter(None, chain.from_iterable(map(dict.values, tables)))
+        names.update(chain.from_iterable(filter(None, map(dict.get, records, repeat('tensor_names')))))
         self.maybe_claimed = names
 
     def _claimed(self, name: str) -> bool:
@@ -277,7 +309,12 @@ class _Emitter:
             precision = _precision(data, owner)
             if dtype is not None:
                 self.precisions[dtype] = precision
-        return self.ports.text(port_id, precision, _shape_of(data, owner), names)
+        shape = data.get('shape')
+        if type(shape) is np.ndarray and shape.dtype is _INT64 and shape.ndim == 1:  # the common case
+            dims = tuple(shape.tolist())
+        else:
+            dims = _shape_of(data, owner)
+        return self.ports.text(port_id, precision, dims, names)
 
     # -- layers --
     def _new_layer(self, name, type_, version, data=(), rt_info=()) -> LayerRecord:
@@ -294,16 +331,17 @@ class _Emitter:
         self.write_layer(layer_text(layer, self.depth))
 
     def _add_inputs(self, node: Node, layer: LayerRecord):
-        for position, (in_idx, data, producer, out_idx) in enumerate(_in_sources(self.graph, node)):
+        first_sources, port, add_edge = self.first_sources, self._port, self.edges.append
+        for position, (in_idx, data, producer, out_idx) in enumerate(_in_sources(self.graph, node.id)):
             if in_idx != position:
                 raise Error('{} has input {} connected but input {} not; the IR cannot express a gap in the '
                             'inputs', _node_label(node), in_idx, position)
-            source = self._source(producer, out_idx)
-            if source is None:
+            packed = first_sources.get(producer) if out_idx == 0 else self.other_sources.get((producer, out_idx))
+            if packed is None:
                 raise Error('Input {} of {} comes from output {} of {}, which was not written to the IR',
                             in_idx, _node_label(node), out_idx, _node_label(Node(self.graph, producer)))
-            layer.inputs.append(self._port(position, data, node))
-            self.edges.append(source[0], source[1], layer.id, position)
+            layer.inputs.append(port(position, data, node))
+            add_edge(packed // _PORT_SPAN, packed % _PORT_SPAN, layer.id, position)
 
     def _add_outputs(self, node: Node, layer: LayerRecord, name: str, outputs: dict, compact: bool) -> dict:
         """Writes the ports of ``outputs`` (``_out_data_ids``); returns output index -> IR port id. An op with
@@ -311,7 +349,7 @@ class _Emitter:
         other op must have no gap."""
         first = len(layer.inputs)
         count = len(outputs)
-        node_attrs = self.graph.node_attrs
+        nodes = self.graph.node_attrs
         ports = {}
         for position, (out_idx, data_id) in enumerate(outputs.items()):
             if out_idx >= count and not compact:
@@ -319,7 +357,7 @@ class _Emitter:
                             'outputs', _node_label(node), out_idx)
             port_id = first + (position if compact else out_idx)
             ports[out_idx] = port_id
-            data = node_attrs(data_id)
+            data = nodes(data_id)
             record = data if data.get('kind') == 'data' else node.out_port(out_idx).tensor()
             layer.outputs.append(self._port(port_id, data, node, self._tensor_names(name, out_idx, record)))
             self._set_source(node.id, out_idx, layer.id, port_id)
@@ -334,19 +372,20 @@ class _Emitter:
         else:
             self.other_sources[(node_id, out_idx)] = packed
 
-    def _source(self, node_id, out_idx: int):
-        """``(layer id, IR port id)`` that output ``out_idx`` of op ``node_id`` was written as, or None."""
-        packed = self.first_sources.get(node_id) if out_idx == 0 else self.other_sources.get((node_id, out_idx))
-        return None if packed is None else divmod(packed, _PORT_SPAN)
-
     def _data_attrs(self, node: Node, attrs: dict, skip=()) -> list:
-        items = _backend_attrs(node)
+        items = _backend_attrs(self.graph, node.id, attrs, self.op_classes)
         if not items:
             return []
         result = []
         seen = set(skip)
         for item in items:
-            if isinstance(item, str):
+            if type(item) is str:
+                name, value = item, attrs.get(item)
+                if type(value) is str and name not in seen:  # the common case: no conversion, no getter
+                    seen.add(name)
+                    result.append((name, value))
+                    continue
+            elif isinstance(item, str):
                 name, value = item, attrs.get(item)
             elif isinstance(item, tuple) and len(item) == 2:
                 name, getter = item

@@ -139,6 +139,24 @@ def _attr_text(attrs) -> str:
     return text
 
 
+#: ``_attr_text`` of the ``<data>`` attributes of recent layers: most layers of a type have the same ones
+_data_texts = {}
+_DATA_TEXTS_LIMIT = 4096
+
+
+def _data_attr_text(data) -> str:
+    key = tuple(data)  # (name, text) pairs: values are formatted already, so equal keys mean equal texts
+    try:
+        text = _data_texts.get(key)
+    except TypeError:  # pairs given as lists
+        return _attr_text(data)
+    if text is None:
+        if len(_data_texts) >= _DATA_TEXTS_LIMIT:  # a Const's offsets vary: start over rather than grow
+            _data_texts.clear()
+        text = _data_texts[key] = _attr_text(key)
+    return text
+
+
 # ----- ports -----------------------------------------------------------------------------------
 
 def port_parts(depth: int, port_id: int, precision: str, dims: tuple) -> tuple:
@@ -218,7 +236,7 @@ def layer_text(layer: LayerRecord, depth: int = NET_LAYER_DEPTH) -> str:
     inner = frame.inner
     text += '>'
     if layer.data:
-        text += '\n' + inner + '<data' + _attr_text(layer.data) + ' />'
+        text += '\n' + inner + '<data' + _data_attr_text(layer.data) + ' />'
     if layer.rt_info:
         lines = [inner + '<rt_info>']
         lines.extend(['{}\t<attribute{} />'.format(inner, _attr_text((('name', name), ('version', version))))
