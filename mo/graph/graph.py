@@ -181,12 +181,13 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         self._succ[node_id] = {}
         self._pred[node_id] = {}
         bound = self._node[node_id] = IndexedAttrs(attrs)
-        bound._bind(self, node_id)
+        bound._graph = self  # IndexedAttrs._bind, inlined: this runs for every node of a model
+        bound._node_id = node_id
         if self.edited is not None:
             self.edited.add(node_id)
         self._seq[node_id] = next(self._next_seq)
-        for key in INDEXED.intersection(attrs):
-            value = attrs[key]
+        for key in INDEXED_ATTRS:
+            value = attrs.get(key)
             if value is not None:
                 self._index_add(node_id, key, value)
 
@@ -272,9 +273,10 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         """The middle phase's form of op ``op_id``'s outputs, in one step: ``data_nodes`` maps output ports to
         ``(data node id, attribute dict)``; each data node is added (its dict becomes the node's) with an edge
         ``out=port`` from the op, then each of ``consumer_edges`` (``(consumer, key, attrs)`` of data edges out of
-        the op, in order) moves onto the data node of its port, keeping its attributes but ``out``. The graph is
-        the one ``add_node``, ``add_edge`` and ``remove_edge`` calls in that order make (same keys, same
-        adjacency order): this is what turns every op of a model, so it writes the adjacency directly."""
+        the op, in order) moves onto the data node of its port, its attribute dict with it, less ``out``. The graph
+        is the one ``add_node``, ``add_edge`` and ``remove_edge`` calls in that order make (same keys, same
+        adjacency order, equal attributes): this is what turns every op of a model, so it writes the adjacency
+        directly."""
         self.version += 1
         succ, pred, nodes = self._succ, self._pred, self._node
         op_succ = succ[op_id]
@@ -297,8 +299,8 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             new_key = len(moved)
             while new_key in moved:
                 new_key += 1
-            moved_attrs = moved[new_key] = attrs.copy()
-            moved_attrs.pop('out', None)
+            moved[new_key] = attrs  # the edge's own dict moves with it (one dict less to make and free per edge)
+            attrs.pop('out', None)
             if edited is not None:
                 edited.add(consumer)
         if edited is not None:

@@ -87,7 +87,7 @@ def _bypass(graph: Graph, node_id) -> None:
                             {attrs.get('out', 0) for _, _, attrs in readers})
     for out, port_names in names.items():
         # the bypassed output's names (a signature's, say) come after the node's own; no edge is left on it
-        own = _writable_out_record(graph, node_id, out).get('tensor_names')
+        own = ((graph.node_attrs(node_id).get('_out_ports') or {}).get(out) or {}).get('tensor_names')
         source, port = sources[out]
         _add_front_tensor_names(graph, source, port, port_names + list(own or ()))
 
