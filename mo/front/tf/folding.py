@@ -72,16 +72,27 @@ def constant_nodes(graph, foldable: Callable[[str, dict], bool], static_shapes: 
         remaining[node_id] = count
         if count == 0:
             ready.append(node_id)
+    return _drain(graph, ready, remaining), shape_only
+
+
+def _drain(graph, ready, remaining, pending=None, foldable_now=None) -> list:
+    """Kahn's walk from the ``ready`` nodes: each node taken lowers the count of constant inputs its readers still
+    wait for (``remaining``; a reader not in it is counted by ``pending`` first, or skipped without it), and one
+    that waits for none (and passes ``foldable_now``, when given) is ready in turn. Returns the order taken."""
     order = []
     while ready:
         node_id = ready.popleft()
         order.append(node_id)
         for consumer, _, _ in data_outputs(graph, node_id):
-            if consumer in remaining:
-                remaining[consumer] -= 1
-                if remaining[consumer] == 0:
-                    ready.append(consumer)
-    return order, shape_only
+            count = remaining.get(consumer)
+            if count is None:
+                if pending is None:
+                    continue
+                count = pending(consumer)
+            remaining[consumer] = count = count - 1
+            if count == 0 and (foldable_now is None or foldable_now(consumer)):
+                ready.append(consumer)
+    return order
 
 
 def _pending_inputs(graph, node_id, attrs, static_shapes, shape_only) -> int:
@@ -108,17 +119,9 @@ def _constant_nodes_from(graph, foldable, static_shapes, sources) -> Tuple[list,
         if foldable(node_id, attrs) and _pending_inputs(graph, node_id, attrs, static_shapes, shape_only) == 0:
             remaining[node_id] = 0
             ready.append(node_id)
-    order = []
-    while ready:
-        node_id = ready.popleft()
-        order.append(node_id)
-        for consumer, _, _ in data_outputs(graph, node_id):
-            count = remaining.get(consumer)
-            if count is None:
-                count = _pending_inputs(graph, consumer, node_attrs(consumer), static_shapes, shape_only)
-            remaining[consumer] = count = count - 1
-            if count == 0 and foldable(consumer, node_attrs(consumer)):
-                ready.append(consumer)
+    order = _drain(graph, ready, remaining,
+                   lambda node_id: _pending_inputs(graph, node_id, node_attrs(node_id), static_shapes, shape_only),
+                   lambda node_id: foldable(node_id, node_attrs(node_id)))
     return order, shape_only
 
 
