@@ -205,3 +205,15 @@ def test_a_pattern_rule_on_a_graph_without_one_of_its_ops_matches_nothing():
     record = []
     run_replacer(graph, MishFusion, record)
     assert _node_named(graph, 'mul').op == 'Mul' and record[0]['matches'] == 0
+
+
+def test_a_subclass_of_identity_eraser_that_chooses_its_nodes_is_obeyed():
+    """IdentityEraser removes plain Identities on the adjacency; a subclass's own ``matches`` still decides."""
+    from extensions.front.tf.identity_eraser import IdentityEraser
+    graph = build_graph([('x', 'Parameter', {'shape': [2]}), ('keep', 'Identity'), ('drop', 'Identity'),
+                         ('out', 'Result')], [('x', 'keep'), ('keep', 'drop'), ('drop', 'out')], {'stage': 'front'})
+    cls = type('KeepSome', (IdentityEraser,), {'matches': lambda self, node: node.soft_get('name') != 'keep',
+                                               'enabled': False, '__module__': __name__})
+    run_replacer(graph, cls)
+    assert [node.soft_get('name') for node in graph.get_op_nodes(op='Identity')] == ['keep']
+    assert consumers(graph, 'keep') == [('out', 0)]

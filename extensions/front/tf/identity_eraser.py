@@ -28,6 +28,8 @@ class IdentityEraser(OpRule):
         others through ``rewrite``."""
         if graph.phase != 'front':
             return super().find_and_replace_pattern(graph)
+        # a subclass that chooses or rewrites nodes its own way gets the general path for every node
+        plain = type(self).matches is OpRule.matches and type(self).rewrite is IdentityEraser.rewrite
         count = 0
         for node_id in graph.nodes_by_attr('op', self.op):  # all candidates first, as a pattern's matches
             if node_id not in graph:
@@ -35,7 +37,8 @@ class IdentityEraser(OpRule):
             attrs = graph.node_attrs(node_id)
             if attrs.get('op') != self.op or attrs.get('kind') != 'op':
                 continue  # an earlier removal's renaming or rewiring may have changed it
-            if _erase_plain_identity(graph, node_id) or self.replace_sub_graph(graph, {'op': Node(graph, node_id)}):
+            if (plain and _erase_plain_identity(graph, node_id)) or \
+                    self.replace_sub_graph(graph, {'op': Node(graph, node_id)}):
                 count += 1
         self.match_count = getattr(self, 'match_count', 0) + count
 
