@@ -97,7 +97,7 @@ def clean_up_after(graph, edited, undead_node_types: list = ('Parameter',)):
     # its last reader goes: it is then pushed as a producer); in the graph's insertion order, so the removals
     # are the same whatever the hash seed. A whole-graph step edits most nodes: the sort is of the few.
     # (a node something reads, nearly every edited one, is told apart before the call to ``needed``)
-    work = sorted((n for n in edited if not succ.get(n, True) and not needed(n)), key=lambda n: graph._seq.get(n, -1))
+    work = sorted((n for n in edited if not succ.get(n, True) and not needed(n)), key=graph._rank)
     removed = 0
     while work:
         node_id = work.pop()

@@ -62,8 +62,11 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
     node_attr_dict_factory = IndexedAttrs
 
     def __init__(self, incoming_graph_data=None, **attr):
-        self._index = {key: {} for key in INDEXED_ATTRS}
-        self._seq = {}
+        self._index = {key: {} for key in INDEXED_ATTRS if key != 'kind'}
+        #: how many nodes have each ``kind``: a count, not a set of ids (every node has a kind, and a set of them
+        #: all costs 16-32 B a node; the nodes of one kind are a scan of the node dict, in insertion order)
+        self._kind_count = {}
+        #: each node's insertion rank is its attribute dict's ``_rank`` (see ``mo.graph.node_attrs``)
         self._next_seq = itertools.count()
         #: bumped by every structural edit, so the pipeline knows when clean-up is worth running
         self.version = 0
@@ -84,11 +87,12 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         if not isinstance(attrs, IndexedAttrs):
             attrs = IndexedAttrs(attrs)
             self._node[node_id] = attrs
-        if attrs._owner() is self:
+        previous = attrs._owner()
+        if previous is self:
             return
         attrs._bind(self, node_id)
-        if node_id not in self._seq:
-            self._seq[node_id] = next(self._next_seq)
+        if previous is not None or getattr(attrs, '_rank', None) is None:  # a rank from another graph means nothing here
+            attrs._rank = next(self._next_seq)
         for key in INDEXED_ATTRS:
             if key in attrs:
                 self._reindex(node_id, key, None, attrs[key])
@@ -96,6 +100,13 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
     def _reindex(self, node_id, key, old, new):
         if self.edited is not None and key in ('op', 'type'):
             self.edited.add(node_id)  # a node that stops being a Result may leave dead code behind
+        if key == 'kind':
+            counts = self._kind_count
+            if old is not None:
+                counts[old] -= 1
+            if new is not None:
+                counts[new] = counts.get(new, 0) + 1
+            return
         if old is not None:
             if key == 'sub_graphs':
                 old = True
@@ -112,6 +123,9 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             self._index_add(node_id, key, new)
 
     def _index_add(self, node_id, key, value):
+        if key == 'kind':
+            self._kind_count[value] = self._kind_count.get(value, 0) + 1
+            return
         if key == 'sub_graphs':
             value = True  # indexed by presence: the list of body attributes is not a key
         index = self._index[key]
@@ -137,7 +151,6 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         for key in INDEXED_ATTRS:
             if key in attrs:
                 self._reindex(node_id, key, attrs[key], None)
-        self._seq.pop(node_id, None)
 
     @contextlib.contextmanager
     def track_edits(self):
@@ -185,7 +198,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         bound._node_id = node_id
         if self.edited is not None:
             self.edited.add(node_id)
-        self._seq[node_id] = next(self._next_seq)
+        bound._rank = next(self._next_seq)
         for key in INDEXED_ATTRS:
             value = attrs.get(key)
             if value is not None:
@@ -340,21 +353,26 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
     def clear(self):
         self.version += 1
         super().clear()
-        self._index = {key: {} for key in INDEXED_ATTRS}
-        self._seq = {}
+        self._index = {key: {} for key in INDEXED_ATTRS if key != 'kind'}
+        self._kind_count = {}
         self._in_port_index = {}
 
     # ----- queries -----------------------------------------------------------------------
+    def _rank(self, node_id) -> int:
+        """When ``node_id`` was added, relative to the graph's other nodes (-1 for a node not in the graph)."""
+        attrs = self._node.get(node_id)
+        return -1 if attrs is None else attrs._rank
+
     def _ordered(self, ids):
-        seq = self._seq
-        return sorted(ids, key=lambda n: seq.get(n, -1))
+        return sorted(ids, key=self._rank)
 
     def reorder(self, order) -> None:
         """Make ``order`` (every node id, once) the graph's node order: its iteration order and insertion order."""
         nodes = self._node  # the same dict object: the graph's cached node views stay valid
         items = [(n, nodes.pop(n)) for n in order]
         nodes.update(items)
-        self._seq.update({n: i for i, n in enumerate(order)})
+        for rank, (_, attrs) in enumerate(items):
+            attrs._rank = rank
         self.version += 1  # the insertion order breaks the topological sort's ties
 
     def nodes_with_sub_graphs(self) -> list:
@@ -367,10 +385,15 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
 
     def nodes_by_attr(self, key, value):
         """Ids of nodes whose indexed attribute ``key`` equals ``value``, in insertion order."""
+        if key == 'kind':  # counted, not indexed: the node dict is in insertion order already
+            return [n for n, attrs in self._node.items() if attrs.get('kind') == value] \
+                if self._kind_count.get(value) else []
         return self._ordered(_ids(self._index[key].get(value, ())))
 
     def count_by_attr(self, key, value) -> int:
         """How many nodes have indexed attribute ``key`` equal to ``value`` (no sorting)."""
+        if key == 'kind':
+            return self._kind_count.get(value, 0)
         return len(_ids(self._index[key].get(value, ())))
 
     def _select(self, kind, attrs):
@@ -466,7 +489,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         stage = self.graph.get('stage')
         if stage is not None:
             return stage
-        return 'middle' if self._index['kind'].get('data') else 'front'
+        return 'middle' if self._kind_count.get('data') else 'front'
 
     @property
     def stage(self):
@@ -611,12 +634,12 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         is the smaller of the two heads: the order of a single heap of every ready node, at a fraction of
         its cost (the heap stays as small as the graph's frontier, not as big as its constants).
         """
-        seq = self._seq
+        nodes = self._node
         succ = self._succ
         # straight over the adjacency dicts (an edge counts once per parallel key): networkx's
         # degree and edge views cost more than the sort itself on a model of thousands of nodes
         indegree = {n: sum(map(len, preds.values())) if preds else 0 for n, preds in self._pred.items()}
-        sources = sorted([(seq.get(n, 0), n) for n, d in indegree.items() if d == 0])
+        sources = sorted([(nodes[n]._rank, n) for n, d in indegree.items() if d == 0])
         source_count = len(sources)
         next_source = 0
         heap = []
@@ -633,7 +656,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                 left = indegree[dst] - len(keyed)
                 indegree[dst] = left
                 if left == 0:
-                    push(heap, (seq.get(dst, 0), dst))
+                    push(heap, (nodes[dst]._rank, dst))
         if len(order) != len(self._node):
             self.check_acyclic()
         return order

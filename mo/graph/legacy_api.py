@@ -68,21 +68,18 @@ class LegacyGraphAPI:
         (each node after everything it leads to); ``visited`` is updated."""
         order = []
         visited.add(node_name)
-        stack = [(node_name, iter(sorted(self._succ[node_name], key=self._seq_key)))]
+        stack = [(node_name, iter(sorted(self._succ[node_name], key=self._rank)))]
         while stack:
             current, children = stack[-1]
             for child in children:
                 if child not in visited:
                     visited.add(child)
-                    stack.append((child, iter(sorted(self._succ[child], key=self._seq_key))))
+                    stack.append((child, iter(sorted(self._succ[child], key=self._rank))))
                     break
             else:
                 stack.pop()
                 order.append(current)
         return order
-
-    def _seq_key(self, node_id):
-        return self._seq.get(node_id, -1)
 
     def pseudo_topological_sort_with_start_node(self, start_node, reverse: bool = False) -> list:
         """The nodes reachable from ``start_node`` (a Node), in topological order (reversed if asked)."""

@@ -6,11 +6,23 @@ ports it has, how it infers output shapes and values, and which attributes the I
 Defining a subclass with an ``op`` registers it: ``Op.get_op_class_by_name('MVN')``.
 """
 import logging as log
+from types import MethodType
 
 from mo.graph.graph import Graph, Node
 from mo.graph.port import DEBUG_INFO, PLAIN_PORT_RECORD
 from mo.utils.class_registration import is_builtin
 from mo.utils.error import Error
+
+
+_CLASS_METHODS = {}
+
+
+def _shared_class_method(method: MethodType) -> MethodType:
+    """One bound-method object per class and classmethod (``cls.infer``), shared by every node that holds it:
+    reading ``self.infer`` makes a new 48-byte object each time, and a model has a million ops of a kind."""
+    if not isinstance(method.__self__, type):
+        return method  # bound to an instance: the node keeps that instance's own method
+    return _CLASS_METHODS.setdefault((method.__self__, method.__func__), method)
 
 
 class Op:
@@ -52,6 +64,9 @@ class Op:
             self.attrs.update(attrs1)
         if attrs2:
             self.attrs.update(attrs2)
+        infer = self.attrs.get('infer')
+        if type(infer) is MethodType:
+            self.attrs['infer'] = _shared_class_method(infer)
 
     # ----- registry ----------------------------------------------------------------------
     @staticmethod

@@ -110,3 +110,59 @@ def test_tensor_names_added_in_steps_keep_their_order_once_each():
     port.add_tensor_names(['u', 't'])
     port.add_tensor_names(['first'], first=True)
     assert port.get_tensor_names() == ['first', 't', 't:0', 'u']
+
+
+def _expected_kind_order(graph, kind):
+    return [n for n, attrs in graph.nodes(data=True) if attrs.get('kind') == kind]
+
+
+def test_kinds_are_counted_and_listed_in_insertion_order_through_every_edit():
+    rng = np.random.default_rng(5)
+    graph = Graph()
+    added = []
+    for step in range(400):
+        action = rng.integers(4) if added else 0
+        if action == 0:
+            node_id = 'n{}'.format(step)
+            graph.add_node(node_id, kind=('op', 'data')[rng.integers(2)], op='ReLU')
+            added.append(node_id)
+        elif action == 1:
+            graph.remove_node(added.pop(rng.integers(len(added))))
+        elif action == 2:  # a kind rewritten in place, through each write form
+            node_id = added[rng.integers(len(added))]
+            new_kind = ('op', 'data')[rng.integers(2)]
+            forms = (lambda: graph.nodes[node_id].__setitem__('kind', new_kind),
+                     lambda: graph.nodes[node_id].update(kind=new_kind),
+                     lambda: setattr(Node(graph, node_id), 'kind', new_kind))
+            forms[rng.integers(3)]()
+        else:  # the node order rewritten
+            order = list(graph.nodes)
+            rng.shuffle(order)
+            graph.reorder(order)
+        for kind in ('op', 'data'):
+            expected = _expected_kind_order(graph, kind)
+            assert graph.nodes_by_attr('kind', kind) == expected
+            assert graph.count_by_attr('kind', kind) == len(expected)
+        ids = list(graph.nodes)
+        shuffled = list(ids)
+        rng.shuffle(shuffled)
+        assert graph.in_insertion_order(shuffled) == ids
+    assert graph.phase == ('middle' if _expected_kind_order(graph, 'data') else 'front')
+
+
+def test_insertion_ranks_survive_copies_and_order_sorts_and_topological_ties():
+    graph = Graph()
+    for name in ('c', 'a', 'b'):  # three sources: the topological order breaks their tie by insertion
+        graph.add_node(name, kind='op', op='Const')
+    graph.add_node('sum', kind='op', op='AddN')
+    for name in ('c', 'a', 'b'):
+        graph.add_edge(name, 'sum')
+    for other in (copy.deepcopy(graph), graph.copy(), pickle.loads(pickle.dumps(graph))):
+        assert other.topological_ids() == ['c', 'a', 'b', 'sum']
+        assert other.in_insertion_order(['sum', 'b', 'a', 'c']) == ['c', 'a', 'b', 'sum']
+        assert other.nodes_by_attr('kind', 'op') == ['c', 'a', 'b', 'sum']
+        other.add_node('late', kind='op', op='Const')
+        assert other.in_insertion_order(['late', 'c']) == ['c', 'late']
+    graph.remove_node('c')
+    graph.add_node('c', kind='op', op='Const')  # added again: now the last one
+    assert graph.in_insertion_order(['c', 'a', 'b']) == ['a', 'b', 'c']
