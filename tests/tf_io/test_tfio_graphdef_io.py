@@ -164,3 +164,34 @@ def test_written_file_mode_follows_umask(tmp_path, v1_graph_def):
     finally:
         os.umask(old)
     assert (tmp_path / 'm.pb').stat().st_mode & 0o777 == 0o644
+
+
+def test_in_parts_reads_what_read_graph_def_reads(tmp_path, v1_graph_def):
+    """A binary file comes in parts (the nodes apart from the other fields); a text file whole."""
+    (tmp_path / 'm.pb').write_bytes(_det(v1_graph_def))
+    rest, nodes, data, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pb')
+    whole = read_graph_def(tmp_path / 'm.pb')
+    assert binary and data == _det(v1_graph_def) and not rest.node
+    assert [_det(n) for n in nodes] == [_det(n) for n in whole.node]
+    assert largest == max(n.ByteSize() for n in whole.node)
+    (tmp_path / 'm.pbtxt').write_text(text_format.MessageToString(GraphDef.FromString(_det(v1_graph_def))))
+    graph_def, nodes, _, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pbtxt')
+    assert nodes is None and largest is None and not binary and _det(graph_def) == _det(whole)
+
+
+def test_in_parts_reports_bad_files_as_read_graph_def_does(tf, tmp_path, v1_graph_def):
+    from tensorflow.core.protobuf import saved_model_pb2
+    sm = saved_model_pb2.SavedModel(saved_model_schema_version=1)
+    sm.meta_graphs.add().graph_def.CopyFrom(v1_graph_def)
+    rng = np.random.default_rng(1)
+    files = {'empty.pb': b'', 'cut.pb': _det(v1_graph_def)[:-3], 'saved_model.pb': sm.SerializeToString(),
+             'node.pb': v1_graph_def.node[1].SerializeToString(),
+             'random.pb': rng.integers(0, 256, size=3000, dtype=np.uint8).tobytes()}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(Error) as whole:
+            read_graph_def(tmp_path / name)
+        with pytest.raises(Error) as parts:
+            graphdef_io.read_graph_def_in_parts(tmp_path / name)
+        assert str(parts.value) == str(whole.value)
+

@@ -106,13 +106,19 @@ def test_tensor_content_is_read_without_copy():
     ('dcomplex_val', 'complex128', [5.0, -1.0], (2,)),
     ('string_val', 'string', [b'a', b'b'], (3,)),
     ('string_val', 'string', [], (2,)),
+    ('float_val', 'float32', [0.5], ()),  # a scalar with an empty shape message
+    ('float_val', 'float32', [0.5], None),  # a scalar without a shape message (frozen graphs have many)
+    ('int_val', 'int32', [-3], None),
+    ('float_val', 'float32', [], None),
 ])
 def test_typed_values_are_padded_like_tensorflow(tf, field, tf_name, values, shape):
     tf_dtype = tf.as_dtype(tf_name)
     t = TensorProto()
     t.dtype = tf_dtype.as_datatype_enum
-    for d in shape:
-        t.tensor_shape.dim.add().size = d
+    if shape is not None:
+        t.tensor_shape.SetInParent()
+        for d in shape:
+            t.tensor_shape.dim.add().size = d
     getattr(t, field).extend(values)
     data = t.SerializeToString()
     reference = _storage_view(tf.io.parse_tensor(data, tf_dtype).numpy(), t.dtype)

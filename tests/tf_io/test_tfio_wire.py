@@ -90,3 +90,42 @@ def test_damaged_data_never_raises_and_never_disagrees_with_the_parser():
             continue
         for name, view in found.items():
             assert expected.get(name) == bytes(view), name
+
+
+@pytest.mark.parametrize('fixture', ['v1_graph_def', 'function_graph_def', 'keras_graph_def'])
+@pytest.mark.parametrize('part_nodes', [1, 3, 4096])
+def test_parts_hold_what_tensorflow_wrote(request, fixture, part_nodes):
+    """A GraphDef read in parts: TensorFlow's nodes, in order, and its other fields (a function library too)."""
+    from mo.front.tf.wire import graph_def_in_parts
+    theirs = request.getfixturevalue(fixture)
+    data = theirs.SerializeToString()
+    rest, nodes, largest = graph_def_in_parts(data, part_nodes=part_nodes)
+    assert [node.SerializeToString(deterministic=True) for node in nodes] == \
+        [node.SerializeToString(deterministic=True) for node in theirs.node]
+    without_nodes = type(theirs)()
+    without_nodes.CopyFrom(theirs)
+    del without_nodes.node[:]
+    assert rest.SerializeToString(deterministic=True) == without_nodes.SerializeToString(deterministic=True)
+    assert largest == max(node.ByteSize() for node in theirs.node)
+
+
+def test_parts_of_damaged_data_are_none_or_what_the_parser_reads(v1_graph_def):
+    """Bytes the parts reader cannot take give None (the caller parses them whole and reports them)."""
+    from google.protobuf import message as pb_message
+    from mo.front.tf.wire import graph_def_in_parts
+    data = v1_graph_def.SerializeToString()
+    rng = random.Random(5)
+    for _ in range(200):
+        damaged = bytearray(data[:rng.randrange(1, len(data))])
+        for _ in range(rng.randrange(0, 3)):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        parts = graph_def_in_parts(bytes(damaged), part_nodes=2)
+        try:
+            whole = GraphDef.FromString(bytes(damaged))
+        except pb_message.DecodeError:
+            whole = None
+        if parts is None:
+            continue
+        assert whole is not None, 'the parts reader took bytes the parser refuses'
+        rest, nodes, _ = parts
+        assert [n.SerializeToString() for n in nodes] == [n.SerializeToString() for n in whole.node]

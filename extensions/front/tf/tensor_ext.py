@@ -33,8 +33,7 @@ IDENTITY_LIKE = ('Identity', 'IdentityN', 'StopGradient', 'Snapshot', 'PreventGr
 
 
 def _data_in_edges(node):
-    return [attrs for _, _, attrs in node.graph.in_edges(node.id, data=True)
-            if 'in' in attrs and not attrs.get('control_flow_edge')]
+    return [attrs for _, _, attrs in node.graph.in_edge_list(node.id, data_only=True) if 'in' in attrs]
 
 
 def permute_inputs(node, new_port_of: dict):

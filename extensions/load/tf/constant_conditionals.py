@@ -50,6 +50,8 @@ def _drop_predicate(graph: Graph, node_id):
 
 def take_constant_branches(graph: Graph) -> int:
     """Replace every If/Case with a constant predicate by its taken branch, inlined; returns how many."""
+    if not any(graph.count_by_attr('op', op) for op in IF_OPS + CASE_OPS):  # the op index: no pass over the graph
+        return 0
     library = graph.graph.get('tf_library')
     functions = {f.signature.name: f for f in library.function} if library is not None else {}
     count = 0

@@ -5,7 +5,7 @@ from mo.utils.heap import release_free_heap
 from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import model_source
-from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_and_bytes
+from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_in_parts
 from mo.front.common.input_spec import input_specs, parse_output
 from mo.front.tf.loader import graph_def_to_graph
 from mo.front.tf.op_signatures import output_arg_offsets, output_arg_table
@@ -13,6 +13,7 @@ from mo.front.tf.wire import const_contents
 from mo.graph.graph import Graph, Node
 from mo.graph.port import DEBUG_INFO, add_names_to_record, writable_port_record
 from mo.ops.result import Result
+from mo.utils.class_registration import is_builtin
 from mo.utils.error import Error, UsageError
 from mo.utils.replacement import for_framework
 
@@ -128,19 +129,24 @@ def _file_bytes(path) -> bytes:
 _VARIABLE_OPS = frozenset(('VariableV2', 'Variable', 'VarHandleOp'))
 
 
-def _op_types(graph_def) -> set:
-    """The op types of the GraphDef's nodes (one read of each node's op for the scans below)."""
-    return {node.op for node in graph_def.node}
+def _op_types(nodes) -> set:
+    """The op types of the NodeDefs ``nodes`` (one read of each node's op for the scans below)."""
+    return {node.op for node in nodes}
 
 
-def _refuse_variables(graph_def, path, op_types: set):
+def _refuse_variables(nodes, path, op_types: set):
     """A GraphDef with variables needs their values: say which flag gives them."""
     if op_types.isdisjoint(_VARIABLE_OPS):
         return
-    for node in graph_def.node:
+    for node in nodes:
         if node.op in _VARIABLE_OPS:
             raise UsageError('"{}" is not frozen: node "{}" is a variable ({})', path, node.name, node.op,
                              hint='give its checkpoint with --input_checkpoint PREFIX')
+
+
+def _has_control_flow(op_types: set) -> bool:
+    from mo.front.tf.control_flow import CONTROL_FLOW_OPS
+    return not op_types.isdisjoint(CONTROL_FLOW_OPS)
 
 
 def raise_lowered_control_flow(graph_def, op_types: set = None) -> None:
@@ -163,7 +169,7 @@ class TFLoader(LoadReplacementPattern):
         if graph.number_of_nodes():
             return  # the caller loaded the model already (API use)
         params = _params(graph)
-        contents = None
+        contents = nodes = None
         if params.get('graph_def_bytes') is not None:
             graph_def = parse_graph_def_bytes(params['graph_def_bytes'], params.get('input_model') or '<bytes>')
         else:
@@ -172,19 +178,24 @@ class TFLoader(LoadReplacementPattern):
                 self._load_frozen(graph, frozen)
                 return
             try:
-                graph_def, data, binary = read_graph_def_and_bytes(params['input_model'])
+                # a binary file's nodes come in parts, whose memory extraction gives back node by node
+                graph_def, nodes, data, binary, largest_node = read_graph_def_in_parts(params['input_model'])
             except Error as exc:  # maybe a MetaGraphDef or a SavedModel proto: look closer
                 self._load_frozen(graph, model_source.load_other_message(params, _file_bytes(params['input_model']),
                                                                          exc))
                 return
             # the weights stay in the file's bytes (numpy views) instead of copies out of the message
-            contents = const_contents(data, min_node_bytes=_VIEWED_CONST_BYTES) if binary else None
-        op_types = _op_types(graph_def)
+            if binary and (largest_node is None or largest_node >= _VIEWED_CONST_BYTES):
+                contents = const_contents(data, min_node_bytes=_VIEWED_CONST_BYTES)
+        op_types = _op_types(graph_def.node if nodes is None else nodes)
         if params.get('graph_def_bytes') is None:  # a model read from a file must be frozen
-            _refuse_variables(graph_def, params['input_model'], op_types)
+            _refuse_variables(graph_def.node if nodes is None else nodes, params['input_model'], op_types)
+        if nodes is not None and _has_control_flow(op_types):  # raising it rewrites one whole GraphDef
+            graph_def.node.extend(nodes)
+            nodes = None
         raise_lowered_control_flow(graph_def, op_types)
         # nodes in an order that depends on the graph, not the file (a cycle is an Error naming it)
-        graph_def_to_graph(graph_def, graph, const_contents=contents, canonical=True)
+        graph_def_to_graph(graph_def, graph, node_order=nodes, const_contents=contents, canonical=True)
         self.match_count = graph.graph['source_nodes'] = graph.number_of_nodes()
 
     def _load_frozen(self, graph: Graph, frozen):
@@ -408,6 +419,10 @@ def _name_outputs_first(node_attrs: dict, node_name: str, ports) -> None:
 #: handing back (``release_free_heap`` takes 5-15 ms; a loop's body is extracted again on every conversion of it)
 _TRIM_AFTER_NODES = 10000
 
+#: while a big model is extracted, the memory of its freed NodeDefs is handed back after every this many (see
+#: ``mo.front.tf.wire.graph_def_in_parts``: a part's memory is freed when its last NodeDef is)
+_TRIM_EVERY_NODES = 1 << 16
+
 
 class TFExtractor(LoadReplacementPattern):
     """Gives every TensorFlow node its mo op through the registered extractors.
@@ -431,6 +446,11 @@ class TFExtractor(LoadReplacementPattern):
         # the loaders' front-phase graph (no data nodes): TF's names go straight into the port records
         direct = graph.phase == 'front' and not graph.count_by_attr('kind', 'data')
         out_adjacency, nodes, view = graph.out_adjacency, graph.node_attrs, Node.view  # runs for every node
+        # each node's NodeDef goes once it is extracted, so that its memory goes while the graph grows (the built-in
+        # extractors read their own node's only; a user's may read its inputs': then all go at the end). ``pb`` is no
+        # indexed attribute: a plain dict pop
+        release_early = all(is_builtin(extractor) for extractor in {extractor for _, extractor in todo})
+        released = 0
         for node_id, extractor in todo:
             node = view(graph, node_id)
             attrs = nodes(node_id)
@@ -443,6 +463,12 @@ class TFExtractor(LoadReplacementPattern):
             attrs = nodes(node_id)  # an extractor may have replaced the dict
             attrs['tf_op'] = tf_op
             attrs['extracted'] = True
+            if release_early and dict.pop(attrs, 'pb', None) is not None:
+                if 'pb_value' in attrs:  # Consts only
+                    dict.pop(attrs, 'pb_value')
+                released += 1
+                if released % _TRIM_EVERY_NODES == 0:
+                    release_free_heap()
             if ports:
                 # before the names of what load-phase folding bypassed and the signature's names
                 if direct and plain:
@@ -451,15 +477,15 @@ class TFExtractor(LoadReplacementPattern):
                     for port, port_names in tf_tensor_names(attrs.get('name', node_id), ports).items():
                         node.out_port(port).add_tensor_names(port_names, first=True)
             self.match_count += 1
-        self._release_graph_def(graph)
+        self._release_graph_def(graph, released)
 
     @staticmethod
-    def _release_graph_def(graph: Graph):
-        """Drop every reference into the parsed GraphDef: its buffers are as big as the model.
+    def _release_graph_def(graph: Graph, released: int):
+        """Drop every reference into the parsed GraphDef (the extracted nodes' NodeDefs went already, ``released``
+        of them): its buffers are as big as the model.
 
         After extraction nothing reads the NodeDefs; the weights are numpy arrays of their own.
         """
-        released = 0
         for _, data in graph.node_items():
             if 'pb' in data:
                 del data['pb']

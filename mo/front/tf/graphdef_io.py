@@ -5,10 +5,12 @@ truncated or corrupt binary, a protobuf that is not a GraphDef, text that does n
 line and column). Writing is atomic: the file is either replaced whole or left untouched.
 """
 import os
+from collections import namedtuple
 
 from google.protobuf import message as pb_message
 
 from mo.front.tf.proto import GraphDef, coerce
+from mo.front.tf.wire import graph_def_in_parts
 from mo.utils import prefetch
 from mo.utils.error import Error
 from mo.utils.file_utils import create_temporary
@@ -149,6 +151,46 @@ def read_graph_def(path) -> GraphDef:
 def read_graph_def_and_bytes(path):
     """``(graph_def, data, binary)``: the model as ``read_graph_def`` reads it, the file's bytes,
     and whether they parsed as the binary format (then ``mo.front.tf.wire`` can find weights in them)."""
+    path, data = _read_file(path)
+    return _parse_file(data, path)
+
+
+def _parse_file(data: bytes, path: str):
+    """``(graph_def, data, binary)`` of the bytes ``data`` of the file at ``path``."""
+    hint = _text_hint(path)
+    if hint is not None and not _blank(data):
+        graph_def, problem = (_parse_text if hint else _parse_binary)(data, path)
+        if graph_def is not None:
+            return graph_def, data, not hint
+    graph_def, as_text = _parse_either(data, path)
+    return graph_def, data, not as_text
+
+
+#: a GraphDef file read by ``read_graph_def_in_parts``
+GraphDefFile = namedtuple('GraphDefFile', 'graph_def nodes data binary largest_node')
+
+
+def read_graph_def_in_parts(path) -> GraphDefFile:
+    """The model as ``read_graph_def_and_bytes`` reads it (``graph_def``, ``data``, ``binary``), but a binary one's
+    NodeDefs parsed in parts (see ``mo.front.tf.wire.graph_def_in_parts``): ``nodes`` is their list, ``graph_def``
+    holds the GraphDef's other fields and ``largest_node`` is the size of the biggest serialized NodeDef. ``nodes``
+    and ``largest_node`` are None when the model was parsed whole (text, or bytes the parts reader does not take):
+    then ``graph_def`` has the nodes."""
+    path, data = _read_file(path)
+    if _text_hint(path) is not True and not _blank(data) and not _looks_like_text(data):
+        parts = graph_def_in_parts(data)
+        if parts is not None:
+            rest, nodes, largest = parts
+            unknown_fields = _unknown_field_counter()
+            if not unknown_fields(rest) and all(node.name and node.op and not unknown_fields(node) for node in nodes):
+                return GraphDefFile(rest, nodes, data, True, largest)
+            # not a GraphDef: the whole parse below reports it
+    graph_def, data, binary = _parse_file(data, path)
+    return GraphDefFile(graph_def, None, data, binary, None)
+
+
+def _read_file(path):
+    """``(path as str, the file's bytes)``; an Error naming the file when it cannot be read."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise Error('Cannot read the TensorFlow model "{}": the file does not exist', path)
@@ -162,13 +204,7 @@ def read_graph_def_and_bytes(path):
                 data = f.read()
         except OSError as e:
             raise Error('Cannot read the TensorFlow model "{}": {}', path, e.strerror or e) from None
-    hint = _text_hint(path)
-    if hint is not None and not _blank(data):
-        graph_def, problem = (_parse_text if hint else _parse_binary)(data, path)
-        if graph_def is not None:
-            return graph_def, data, not hint
-    graph_def, as_text = _parse_either(data, path)
-    return graph_def, data, not as_text
+    return path, data
 
 
 def serialize_graph_def(graph_def, as_text: bool = False) -> bytes:

@@ -31,7 +31,8 @@ def graph_def_to_graph(graph_def, graph=None, graph_class=None, node_order=None,
     Nodes keep the GraphDef's order; node attrs hold the NodeDef messages themselves (no copy),
     Const values are numpy views of their tensors. A duplicate node name or an input naming a
     missing node raises ``Error``. TensorFlow's own GraphDef messages are accepted too.
-    ``node_order`` (a list of the GraphDef's NodeDefs) loads the nodes in that order instead;
+    ``node_order`` (a list of the GraphDef's NodeDefs, or of NodeDefs held apart from a ``graph_def`` that has none:
+    see ``mo.front.tf.wire.graph_def_in_parts``) loads the nodes in that order instead;
     ``canonical`` loads an empty ``Graph`` in the one order that depends only on the graph, not on the file
     (topological, ties broken by name; see ``_CanonicalLoad``), and then a cycle is an ``Error`` that names it.
     ``const_contents`` (``{name: bytes}``, see ``mo.front.tf.wire``) gives Const values without
@@ -42,7 +43,7 @@ def graph_def_to_graph(graph_def, graph=None, graph_class=None, node_order=None,
         graph = (graph_class or default_graph_class())()
 
     if canonical and isinstance(graph, Graph) and not graph.number_of_nodes():
-        load = _CanonicalLoad.of(graph_def)
+        load = _CanonicalLoad.of(graph_def.node if node_order is None else node_order)
         if load is not None:  # else duplicate or empty names: the file order below reports them
             graph.add_new_nodes(load.node_items(const_contents))
             graph.add_new_edges(load.input_edges())
@@ -133,9 +134,9 @@ class _CanonicalLoad:
             self.order = [rank_of[name] for name in names]
 
     @classmethod
-    def of(cls, graph_def):
-        """The canonical load of ``graph_def``; None when two nodes share a name or one has none."""
-        nodes = list(graph_def.node)
+    def of(cls, nodes):
+        """The canonical load of the NodeDefs ``nodes``; None when two nodes share a name or one has none."""
+        nodes = list(nodes)
         names = [pb.name for pb in nodes]
         rank_of = dict.fromkeys(names)
         if len(rank_of) != len(names) or '' in rank_of:

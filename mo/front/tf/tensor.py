@@ -61,6 +61,8 @@ def _describe(t, what):
 
 def tensor_shape(t) -> tuple:
     """The fully defined shape of tensor ``t`` as a tuple of ints; ``Error`` if it is not."""
+    if not t.HasField('tensor_shape'):  # a scalar written without a shape message: reading one makes it (~2 us)
+        return ()
     shape = t.tensor_shape
     if shape.unknown_rank:
         raise Error('{} tensor has an unknown rank', dt.tf_dtype_name(t.dtype))
@@ -70,9 +72,16 @@ def tensor_shape(t) -> tuple:
     return dims
 
 
+#: TF dtype number -> its storage dtype (see ``_storage``): a model's thousands of Consts share a few dtypes
+_STORAGE = {}
+
+
 def _storage(tf_dtype):
     """The little-endian numpy dtype TensorFlow's bytes of ``tf_dtype`` are read as."""
-    return dt.np_dtype(tf_dtype).newbyteorder('<')
+    storage = _STORAGE.get(tf_dtype)
+    if storage is None:
+        storage = _STORAGE[tf_dtype] = dt.np_dtype(tf_dtype).newbyteorder('<')
+    return storage
 
 
 def _typed_values(t, tf_dtype):
@@ -93,9 +102,10 @@ def _typed_values(t, tf_dtype):
         # half_val carries the 16-bit patterns in int32 slots.
         bits = np.array(raw, dtype=np.int64).astype(np.uint16)
         return bits.view(storage)
+    # numpy reads a list of Python numbers faster than the protobuf container (3 us less for one value)
     if field == 'int_val':
-        return np.array(raw, dtype=np.int64).astype(storage)
-    return np.array(raw, dtype=storage)
+        return np.array(list(raw), dtype=np.int64).astype(storage)
+    return np.array(list(raw), dtype=storage)
 
 
 def tensor_to_numpy(t, limit: int = None, content=None) -> np.ndarray:

@@ -11,6 +11,10 @@ attr = 5 (map entries: key = 1, value = 2); AttrValue.tensor = 8; TensorProto.te
 Anything this walk does not fully understand (a repeated field where protobuf would merge, a
 malformed length) yields no span for that node, and the loader reads the parsed message as before.
 """
+from google.protobuf import message as pb_message
+
+from mo.front.tf.proto import GraphDef
+from mo.utils.proto_schema import dsl, pool
 
 _LENGTH_DELIMITED = 2
 
@@ -142,3 +146,45 @@ def const_contents(data, min_node_bytes: int = 0) -> dict:
     except (_Malformed, IndexError):
         return {}
     return {name: view for name, view in result.items() if view is not None}
+
+
+#: NodeDefs per part of a GraphDef read in parts: each part is one protobuf arena, given back once the loaded graph
+#: holds none of its nodes (a few MB; bigger parts save little parse time, smaller ones free memory sooner)
+PART_NODES = 4096
+
+_node_bytes_class = None
+
+
+def _node_bytes():
+    """A message wire-compatible with GraphDef whose ``node`` field (1) is ``repeated bytes``: parsing the file with
+    it slices the serialized NodeDefs without parsing them, and keeps the other fields as unknown ones."""
+    global _node_bytes_class
+    if _node_bytes_class is None:
+        schema = dsl.proto_file('mo/graph_def_parts.proto', [],
+                                dsl.message('GraphDefNodeBytes', dsl.repeated('node', 1, 'bytes')))
+        _node_bytes_class = pool.MessageClasses(pool.build_pool('mo_wire', [schema]))('mo_wire.GraphDefNodeBytes')
+    return _node_bytes_class
+
+
+def graph_def_in_parts(data, part_nodes: int = PART_NODES):
+    """``(rest, nodes, largest)`` of binary GraphDef bytes ``data``: a GraphDef holding every field but the nodes, the
+    list of its NodeDefs, parsed ``part_nodes`` at a time so that each part's memory is freed when no NodeDef of it is
+    referenced any more (one parse of the whole file keeps every node's memory until the last one goes), and the
+    size of the biggest serialized NodeDef (``const_contents(data, min_node_bytes)`` finds nothing above it).
+
+    None when ``data`` does not parse this way (the caller parses it whole, and reports what is wrong with it).
+    """
+    parts_class = _node_bytes()
+    try:
+        everything = parts_class.FromString(data)
+        serialized = everything.node
+        largest = max(map(len, serialized), default=0)
+        nodes = []
+        for start in range(0, len(serialized), part_nodes):
+            part = parts_class(node=serialized[start:start + part_nodes]).SerializeToString()
+            nodes.extend(GraphDef.FromString(part).node)
+        del serialized, everything.node[:]
+        rest = GraphDef.FromString(everything.SerializeToString())  # the fields that were unknown to parts_class
+    except (pb_message.DecodeError, RuntimeError, ValueError):
+        return None
+    return rest, nodes, largest
