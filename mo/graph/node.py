@@ -4,7 +4,7 @@
 """
 import numpy as np
 
-from mo.graph.port import DEBUG_INFO, Port, debug_info_of_names, port_record
+from mo.graph.port import DEBUG_INFO, Port, debug_info_of_names, own_port_table, port_record
 from mo.utils.error import Error
 
 
@@ -131,6 +131,7 @@ class Node:
 
     # ----- ports -------------------------------------------------------------------------
     def _port_table(self, direction):
+        """The node's port table of ``direction`` to read (maybe a shared one: see ``_own_port_table``)."""
         key = '_in_ports' if direction == 'in' else '_out_ports'
         table = self.graph._node[self.id].get(key)
         if table is None:
@@ -138,38 +139,42 @@ class Node:
             self.graph._node[self.id][key] = table
         return table
 
+    def _own_port_table(self, direction):
+        """The node's port table of ``direction`` to write: a table of its own, never the shared one."""
+        return own_port_table(self.graph._node[self.id], '_in_ports' if direction == 'in' else '_out_ports')
+
     def add_input_port(self, idx, skip_if_exist=False, **kwargs):
         table = self._port_table('in')
         if idx in table and not skip_if_exist:
             raise Error('Input port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
-        table.setdefault(idx, port_record(kwargs.get('control_flow', False)))
+        if idx not in table:
+            self._own_port_table('in')[idx] = port_record(kwargs.get('control_flow', False))
 
     def add_output_port(self, idx, skip_if_exist=False, **kwargs):
         table = self._port_table('out')
         if idx in table and not skip_if_exist:
             raise Error('Output port {} already exists for node "{}"', idx, self.soft_get('name', self.id))
-        table.setdefault(idx, port_record(kwargs.get('control_flow', False)))
+        if idx not in table:
+            self._own_port_table('out')[idx] = port_record(kwargs.get('control_flow', False))
 
     def delete_input_port(self, idx):
         self.in_port(idx).disconnect()
-        self._port_table('in').pop(idx, None)
+        self._own_port_table('in').pop(idx, None)
 
     def delete_output_port(self, idx):
         self.out_port(idx).disconnect()
-        self._port_table('out').pop(idx, None)
+        self._own_port_table('out').pop(idx, None)
 
     def in_port(self, idx=0, control_flow=False):
         """The input port ``idx``; created on first use, so new ops can be wired freely."""
-        table = self._port_table('in')
-        if idx not in table:
-            table[idx] = port_record(control_flow)
+        if idx not in self._port_table('in'):
+            self._own_port_table('in')[idx] = port_record(control_flow)
         return Port(self, 'in', idx)
 
     def out_port(self, idx=0, control_flow=False):
         """The output port ``idx``; created on first use."""
-        table = self._port_table('out')
-        if idx not in table:
-            table[idx] = port_record(control_flow)
+        if idx not in self._port_table('out'):
+            self._own_port_table('out')[idx] = port_record(control_flow)
         return Port(self, 'out', idx)
 
     def _edge_ports(self, direction):

@@ -76,6 +76,61 @@ class _SharedPortRecord(dict):
 PLAIN_PORT_RECORD = _SharedPortRecord(control_flow=False)
 
 
+class _SharedPortTable(dict):
+    """The input-port table of an op created with its ports declared and nothing more, ``{0: plain record, 1: ...}``:
+    one read-only instance per port count, shared by every such op (rules and lowerings make ops by the hundred
+    thousand; a table each cost 228 bytes). Reading it is reading a dict; a write raises: code that changes an
+    op's ports takes a table of its own first (``own_port_table``). Copies and pickles stay the shared instance."""
+    __slots__ = ()
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError('the shared table of plain input ports is read-only: put a table of its own in the node '
+                        '(mo.graph.port.own_port_table)')
+
+    __setitem__ = __delitem__ = update = popitem = clear = __ior__ = _read_only
+
+    def setdefault(self, key, default=None):
+        if key in self:
+            return self[key]
+        self._read_only()
+
+    def pop(self, key, *default):
+        if key in self:
+            self._read_only()
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return plain_port_table, (len(self),)
+
+
+_PLAIN_TABLES = {}
+
+
+def plain_port_table(count: int) -> dict:
+    """The shared read-only port table of ``count`` declared plain ports (see ``_SharedPortTable``)."""
+    table = _PLAIN_TABLES.get(count)
+    if table is None:
+        table = _PLAIN_TABLES[count] = _SharedPortTable(dict.fromkeys(range(count), PLAIN_PORT_RECORD))
+    return table
+
+
+def own_port_table(attrs: dict, key: str) -> dict:
+    """The port table ``attrs[key]`` (``'_in_ports'`` or ``'_out_ports'``) that may be written: made if missing, a
+    copy of its own in place of a shared one."""
+    table = attrs.get(key)
+    if table is None or type(table) is _SharedPortTable:
+        table = attrs[key] = {} if table is None else dict(table)
+    return table
+
+
 def port_record(control_flow: bool = False) -> dict:
     """A new port-table entry: the shared plain record, or a dict of its own for a control-flow port."""
     return {'control_flow': control_flow} if control_flow else PLAIN_PORT_RECORD

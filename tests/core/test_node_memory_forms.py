@@ -68,6 +68,32 @@ def test_copied_and_pickled_port_tables_read_the_same():
             other[0]['control_flow'] = True
 
 
+def test_ops_made_alike_share_one_input_table_until_their_ports_change():
+    graph, _, add = _two_ops()
+    other = Add(graph, {'name': 'add2'}).create_node()
+    assert add['_in_ports'] is other['_in_ports']  # one read-only table for every op of two plain inputs
+    with pytest.raises(TypeError, match='read-only'):
+        add['_in_ports'][2] = {'control_flow': False}
+    with pytest.raises(TypeError, match='read-only'):
+        add['_in_ports'].pop(0)
+    assert add['_in_ports'].setdefault(0) == {'control_flow': False}
+    # each way of changing one op's ports gives it a table of its own and leaves the other's alone
+    changes = (lambda node: node.add_input_port(2), lambda node: node.in_port(3),
+               lambda node: node.add_input_port(4, control_flow=True), lambda node: node.delete_input_port(1))
+    for change in changes:
+        node = Add(graph, {'name': 'changed'}).create_node()
+        change(node)
+        assert node['_in_ports'] is not other['_in_ports']
+        assert sorted(other.in_ports()) == [0, 1] and other['_in_ports'] == {0: {'control_flow': False},
+                                                                             1: {'control_flow': False}}
+    assert sorted(node.in_ports()) == [0]
+    # reading never unshares: ports asked for, connected and read
+    other.in_port(1)
+    assert sorted(other.in_ports(control_flow=True)) == [0, 1] and other['_in_ports'] is add['_in_ports']
+    assert copy.deepcopy(graph).nodes[add.id]['_in_ports'] is add['_in_ports']
+    assert pickle.loads(pickle.dumps(add['_in_ports'])) is add['_in_ports']
+
+
 def test_ops_wired_through_shared_records_convert_like_fresh_ones():
     graph = build_graph([('x', 'Parameter', {'shape': np.array([2])}), ('out', 'Result')], [('x', 'out')])
     x = Node(graph, 'x')

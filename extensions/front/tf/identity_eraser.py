@@ -11,7 +11,8 @@ on the adjacency directly, with the same graph edits, in the same order, as the 
 """
 from mo.front.common.rule import OpRule
 from mo.graph.graph import Graph, Node
-from mo.graph.port import DEBUG_INFO, add_names_to_record as add_names, port_record, writable_port_record
+from mo.graph.port import DEBUG_INFO, add_names_to_record as add_names, own_port_table, port_record, \
+    writable_port_record
 
 
 class IdentityEraser(OpRule):
@@ -65,12 +66,13 @@ def _erase_plain_identity(graph: Graph, node_id) -> bool:
         for reader, _, attrs in graph.out_edge_list(source, data_only=True):
             if attrs.get('out') == port and (attrs.get(DEBUG_INFO) or graph.node_attrs(reader).get('kind') == 'data'):
                 return False
-        source_table = _port_table(graph, source, '_out_ports')
+        source_table = own_port_table(graph.node_attrs(source), '_out_ports')
         if readers:  # as Port.connect does for each destination: ports declared on both ends, then the edge
             source_table.setdefault(port, port_record())
         for reader, key, attrs in readers:
             graph.remove_edge(node_id, reader, key)
-            _port_table(graph, reader, '_in_ports').setdefault(attrs['in'], port_record())
+            if attrs['in'] not in (graph.node_attrs(reader).get('_in_ports') or ()):
+                own_port_table(graph.node_attrs(reader), '_in_ports')[attrs['in']] = port_record()
             graph.add_edge(source, reader, out=port, **{'in': attrs['in']})
         if own_names:
             add_names(writable_port_record(source_table, port), own_names)
@@ -82,11 +84,3 @@ def _names_of_output(graph: Graph, node_id) -> list:
     """The tensor names mo gave output 0 of ``node_id`` (its port record's; no data node is behind it)."""
     record = (graph.node_attrs(node_id).get('_out_ports') or {}).get(0)
     return list((record or {}).get('tensor_names') or ())
-
-
-def _port_table(graph: Graph, node_id, key: str) -> dict:
-    attrs = graph.node_attrs(node_id)
-    table = attrs.get(key)
-    if table is None:
-        table = attrs[key] = {}
-    return table
