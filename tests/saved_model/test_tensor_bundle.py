@@ -50,3 +50,56 @@ def test_sliced_tensors_match_tensorflow(tmp_path):
     for key in ours.keys():
         if key != OBJECT_GRAPH_KEY:
             assert np.array_equal(ours.tensor(key), theirs.get_tensor(key)), key
+
+
+def _checkpoint_with_a_flipped_byte(tmp_path):
+    """A checkpoint of variables 'a', 'b', 'c' (TensorFlow writes it) in which one byte of 'b' is flipped."""
+    import tensorflow as tf
+    from mo.front.tf.tensor_bundle import BundleReader
+
+    rng = np.random.default_rng(14)
+    variables = {name: tf.Variable(rng.standard_normal((300, 70)).astype(np.float32)) for name in 'abc'}
+    prefix = tf.train.Checkpoint(**variables).write(str(tmp_path / 'ckpt'))
+    key = 'b/.ATTRIBUTES/VARIABLE_VALUE'
+    entry = BundleReader(prefix).entries[key]
+    with open('{}.data-00000-of-00001'.format(prefix), 'r+b') as f:
+        f.seek(int(entry.offset) + 5000)
+        byte = f.read(1)
+        f.seek(int(entry.offset) + 5000)
+        f.write(bytes([byte[0] ^ 0x10]))
+    return prefix, variables
+
+
+def test_checks_in_background_give_the_values_and_raise_a_mismatch_on_leaving(tmp_path):
+    """Within ``checks_in_background`` tensors come back at once (TensorFlow's values for the intact ones) and
+    the checksum mismatch of the corrupt one is raised when the context is left, naming it."""
+    import pytest
+    from mo.front.tf.tensor_bundle import BundleReader
+    from mo.utils.error import Error
+
+    prefix, variables = _checkpoint_with_a_flipped_byte(tmp_path)
+    reader = BundleReader(prefix)
+    values = {}
+    with pytest.raises(Error, match='checksum mismatch in variable "variable b"'):
+        with reader.checks_in_background():
+            for name in 'abc':
+                values[name] = reader.tensor('{}/.ATTRIBUTES/VARIABLE_VALUE'.format(name), 'variable ' + name)
+    for name in 'ac':
+        assert np.array_equal(values[name], variables[name].numpy())
+    # outside the context the check is at once again
+    with pytest.raises(Error, match='checksum mismatch'):
+        reader.tensor('b/.ATTRIBUTES/VARIABLE_VALUE')
+    assert np.array_equal(reader.tensor('c/.ATTRIBUTES/VARIABLE_VALUE'), variables['c'].numpy())
+
+
+def test_an_error_inside_checks_in_background_is_not_replaced_by_a_mismatch(tmp_path):
+    import pytest
+    from mo.front.tf.tensor_bundle import BundleReader
+    from mo.utils.error import Error
+
+    prefix, _ = _checkpoint_with_a_flipped_byte(tmp_path)
+    reader = BundleReader(prefix)
+    with pytest.raises(Error, match='"missing" is not in the checkpoint'):
+        with reader.checks_in_background():
+            reader.tensor('b/.ATTRIBUTES/VARIABLE_VALUE')
+            reader.tensor('missing')

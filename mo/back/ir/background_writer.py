@@ -2,10 +2,16 @@
 
 Turning weights into bytes (the C-order copy of a transposed view) and writing them are numpy
 copies and file writes, which run without Python's global lock; the emitter meanwhile walks the
-graph and renders the XML. The chunks arrive through a queue in layout order.
+graph and renders the XML. The chunks arrive through a queue in layout order, each with its place in
+the file, so that they can be written in any order: once the XML is done, the main thread, which
+would only wait, takes chunks from the queue too (the weights of a big model take longer to copy
+than the XML takes to render).
 """
+import os
 import queue
 import threading
+
+import numpy as np
 
 from mo.back.ir.bin_packer import chunk_bytes
 from mo.utils import mapped_files
@@ -14,32 +20,67 @@ _DONE = object()
 
 
 class BackgroundFileWriter:
-    """Writes the chunks given to ``put`` into ``handle`` on its own thread, in order."""
+    """Writes the chunks given to ``put`` into ``handle`` (a regular file, written from offset 0 with
+    ``os.pwrite``, not through the handle's buffer) on its own thread, and on the caller's in ``finish``."""
 
     def __init__(self, handle):
         self._handle = handle
+        self._fd = handle.fileno()
+        self._seek_lock = threading.Lock()  # where there is no os.pwrite
+        self._offset = 0
         self._queue = queue.SimpleQueue()
         self._error = None
         self._thread = threading.Thread(target=self._run, name='mo-bin-writer', daemon=True)
         self._thread.start()
 
     def put(self, chunk):
-        self._queue.put(chunk)
+        """Queue ``chunk`` (bytes-like, or an array laid out by ``BinPacker``) to follow the chunks put before."""
+        self._queue.put((self._offset, chunk))
+        self._offset += chunk.nbytes if isinstance(chunk, np.ndarray) else len(chunk)
 
     def _run(self):
         while True:
-            chunk = self._queue.get()
-            if chunk is _DONE:
+            item = self._queue.get()
+            if item is _DONE:
                 return
-            if self._error is None:  # after a failure, only drain the queue
-                try:
-                    self._handle.write(chunk_bytes(chunk))
-                    mapped_files.release(chunk)  # weights viewing a checkpoint: their pages are done
-                except BaseException as exc:  # re-raised on the main thread by finish()
-                    self._error = exc
+            self._write(*item)
+
+    def _help(self):
+        """Write queued chunks on the calling thread until the queue is empty."""
+        while self._error is None:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            self._write(*item)
+
+    def _write(self, offset: int, chunk):
+        if self._error is not None:  # after a failure, only drain the queue
+            return
+        try:
+            self._write_at(offset, memoryview(chunk_bytes(chunk)).cast('B'))
+            mapped_files.release(chunk)  # weights viewing a checkpoint: their pages are done
+        except BaseException as exc:  # re-raised on the main thread by finish()
+            if self._error is None:
+                self._error = exc
+
+    def _write_at(self, offset: int, data: memoryview):
+        if not hasattr(os, 'pwrite'):
+            with self._seek_lock:
+                self._handle.seek(offset)
+                self._handle.write(data)
+            return
+        while data:
+            written = os.pwrite(self._fd, data, offset)
+            if not written:
+                raise OSError('no byte of the .bin written at offset {}'.format(offset))
+            data, offset = data[written:], offset + written
 
     def finish(self, raise_error: bool = True):
-        """Wait until every chunk is written; raise what writing raised, if anything (and wanted)."""
+        """Wait until every chunk is written, writing some on this thread; raise what writing raised, if
+        anything (and wanted: ``raise_error=False`` only stops the thread after a failure elsewhere)."""
+        if raise_error:
+            self._help()
         self._queue.put(_DONE)
         self._thread.join()
         if self._error is not None and raise_error:

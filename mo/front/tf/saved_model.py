@@ -16,6 +16,7 @@ checkpoint's mapped shard (``contents``: the loader wraps those bytes instead of
 ``ReadVariableOp`` becomes ``Identity`` and ``ResourceGather`` becomes ``GatherV2`` (at top
 level and in every library function), since their resource input is now the value itself.
 """
+import contextlib
 import os
 
 import numpy as np
@@ -189,6 +190,9 @@ def saver_keys(graph_def) -> dict:
     ``(key, slice spec)``: a part of a partitioned variable restores a slice of the saved tensor
     (``shape_and_slices``, e.g. ``"10 4 4,3:0,4"``; empty for the whole).
     """
+    restores = [node for node in graph_def.node if node.op == 'RestoreV2']
+    if not restores:  # a TF2 SavedModel's restore ops are in its functions
+        return {}
     by_name = {node.name: node for node in graph_def.node}
 
     def strings(node, index):
@@ -198,10 +202,9 @@ def saver_keys(graph_def) -> dict:
         return [v.decode('utf-8', 'replace') for v in source.attr['value'].tensor.string_val]
 
     names = {}
-    for node in graph_def.node:
-        if node.op == 'RestoreV2':
-            keys, specs = strings(node, 1), strings(node, 2)
-            names[node.name] = [(key, specs[i] if i < len(specs) else '') for i, key in enumerate(keys)]
+    for node in restores:
+        keys, specs = strings(node, 1), strings(node, 2)
+        names[node.name] = [(key, specs[i] if i < len(specs) else '') for i, key in enumerate(keys)]
 
     def restored(text, depth=0):
         source, port = parse_input(text, '?')
@@ -322,26 +325,56 @@ def _rewrite_library(library):
             function.ret[key] = renamed(text)
 
 
-def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=None, output_names=None):
+def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=None, output_names=None,
+           needed=None):
     """The ``FrozenModel`` of ``graph_def`` cut to ``outputs`` (``[(node, port)]``).
 
     Variables are read from ``reader``: those in ``capture_keys`` (``{node: (key, variable
     name)}``) under that key, other variable nodes under the key the graph's saver restores them
     from (``saver_keys``), else their own name. ``output_names`` (one
     per output) adds an Identity node of that name on each output, carrying the graph's tensor
-    name too.
+    name too. ``needed``: the nodes the outputs depend on (``_needed_nodes``), if the caller has them.
     """
     capture_keys = capture_keys or {}
-    restored_as = saver_keys(graph_def)
     aliases = dict(aliases or {})
-    output_nodes = [node for node, _ in outputs]
-    needed = _needed_nodes(graph_def, output_nodes)
+    if needed is None:
+        needed = _needed_nodes(graph_def, [node for node, _ in outputs])
     frozen = GraphDef()
     if graph_def.HasField('versions'):
         frozen.versions.CopyFrom(graph_def.versions)
-    if graph_def.HasField('library'):
-        frozen.library.CopyFrom(graph_def.library)
-        _rewrite_library(frozen.library)
+    # the variables' checksums are verified on a second thread while the graph is rewritten
+    with reader.checks_in_background() if reader is not None else contextlib.nullcontext():
+        contents = _freeze_nodes(graph_def, frozen, reader, needed, capture_keys, saver_keys(graph_def))
+        if graph_def.HasField('library'):
+            frozen.library.CopyFrom(graph_def.library)
+            _rewrite_library(frozen.library)
+
+        def new_node(name, op):
+            created = frozen.node.add(name=name, op=op)
+            return created, name
+
+        _rewrite_resource_reads(list(frozen.node), new_node)
+        _retype_captures(frozen, set(contents))
+    frozen_outputs = None
+    if output_names:
+        taken = {node.name for node in frozen.node}
+        frozen_outputs = []
+        for (node, port), name in zip(outputs, output_names):
+            identity_name = name if name not in taken else '{}/signature_output'.format(name)
+            taken.add(identity_name)
+            tensor_name = node if port == 0 else '{}:{}'.format(node, port)
+            dtype = _output_dtype(graph_def, node, port)
+            identity = frozen.node.add(name=identity_name, op='Identity', input=[tensor_name])
+            if dtype is not None:
+                identity.attr['T'].type = dtype
+            aliases[identity_name] = {0: ['{}:{}'.format(node, port)] + ([name] if identity_name != name else [])}
+            frozen_outputs.append(identity_name)
+    return FrozenModel(frozen, contents, aliases, frozen_outputs)
+
+
+def _freeze_nodes(graph_def, frozen, reader, needed, capture_keys, restored_as) -> dict:
+    """Copy the ``needed`` nodes of ``graph_def`` into ``frozen``, variables as constants of their
+    values; return ``{node: the value's bytes}`` of those constants."""
     contents = {}
     variables = sum(1 for node in graph_def.node if node.name in needed and
                     (node.name in capture_keys or node.op in VARIABLE_OPS))
@@ -365,28 +398,7 @@ def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=
             contents[node.name] = value.reshape(-1).view(np.uint8).data if value.size else b''
         else:
             frozen.node.add().CopyFrom(node)
-
-    def new_node(name, op):
-        created = frozen.node.add(name=name, op=op)
-        return created, name
-
-    _rewrite_resource_reads(list(frozen.node), new_node)
-    _retype_captures(frozen, set(contents))
-    frozen_outputs = None
-    if output_names:
-        taken = {node.name for node in frozen.node}
-        frozen_outputs = []
-        for (node, port), name in zip(outputs, output_names):
-            identity_name = name if name not in taken else '{}/signature_output'.format(name)
-            taken.add(identity_name)
-            tensor_name = node if port == 0 else '{}:{}'.format(node, port)
-            dtype = _output_dtype(graph_def, node, port)
-            identity = frozen.node.add(name=identity_name, op='Identity', input=[tensor_name])
-            if dtype is not None:
-                identity.attr['T'].type = dtype
-            aliases[identity_name] = {0: ['{}:{}'.format(node, port)] + ([name] if identity_name != name else [])}
-            frozen_outputs.append(identity_name)
-    return FrozenModel(frozen, contents, aliases, frozen_outputs)
+    return contents
 
 
 def _retype_captures(graph_def, constants):
@@ -525,7 +537,7 @@ def load_saved_model(directory: str, tags: str = None, signature: str = None) ->
     # a model without variables may come without a variables/ directory
     reader = BundleReader(prefix) if _has_variables(graph_def, needed, meta_graph) else None
     keys = _capture_keys(graph_def, meta_graph, reader, needed) if reader is not None else {}
-    return freeze(graph_def, reader, outputs, keys, aliases, output_names)
+    return freeze(graph_def, reader, outputs, keys, aliases, output_names, needed)
 
 
 def _has_variables(graph_def, needed, meta_graph) -> bool:

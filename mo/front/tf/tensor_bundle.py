@@ -7,7 +7,8 @@ masked CRC-32C), and the shards ``PREFIX.data-00000-of-0000N`` holding the bytes
 
 The shards are memory-mapped: a numeric tensor is a read-only numpy view of its shard, so a
 model's weights are never copied on the way to the IR. Each tensor's checksum is checked when
-it is first read (and only then: tensors a model does not use cost nothing); after the check
+it is first read (and only then: tensors a model does not use cost nothing; within
+``BundleReader.checks_in_background`` on a second thread, while the reader goes on); after the check
 its pages are handed back to the page cache (``madvise(MADV_DONTNEED)``), so that checking
 gigabytes does not make them all resident at once. A tensor that was saved in slices (a
 sharding policy splits what does not fit a shard) is the one exception: its slices are entries
@@ -15,10 +16,13 @@ of their own, keyed by ``slice_key``, and are copied into one array. Strings (th
 checkpoint) are stored as varint64 lengths, the masked CRC-32C of the lengths taken as fixed32
 values, then the bytes.
 """
+import contextlib
 import mmap
 import os
+import queue
 import struct
 import sys
+import threading
 
 import numpy as np
 
@@ -116,6 +120,8 @@ class BundleReader:
             raise Error('Checkpoint "{}" is big-endian, which mo does not read', prefix)
         self.num_shards = header.num_shards
         self._shards = {}
+        #: the thread checking tensors in ``checks_in_background``, else None
+        self._checker = None
 
     def __contains__(self, key):
         return key in self.entries
@@ -183,10 +189,35 @@ class BundleReader:
             raise Error('Checkpoint index "{}" is corrupt: variable "{}" of shape {} takes {} bytes, not {}',
                         self.index_path, what, list(shape), count * storage.itemsize, size)
         view = memoryview(mapped)[start:start + size] if size else b''
+        if self._checker is not None:
+            self._checker.put((mapped, start, size, view, entry, path, what))
+        else:
+            self._check_and_release(mapped, start, size, view, entry, path, what)
+        return np.frombuffer(view, dtype=storage, count=count).reshape(shape)
+
+    @contextlib.contextmanager
+    def checks_in_background(self):
+        """A context in which ``tensor`` returns numeric tensors at once and their checksums are
+        verified on a second thread (the check reads every byte: a model's weights take a tenth of a
+        second, time the caller spends building the graph meanwhile). Leaving the context waits for
+        the checks and raises the Error of the first tensor, in reading order, that failed its check."""
+        if self._checker is not None:  # nested: the outer context waits
+            yield self
+            return
+        checker = self._checker = _BackgroundChecks(self._check_and_release)
+        try:
+            yield self
+        except BaseException:
+            self._checker = None
+            checker.finish()
+            raise
+        self._checker = None
+        checker.finish(raise_error=True)
+
+    def _check_and_release(self, mapped, start, size, view, entry, path, what):
         _populate(mapped, start, size)
         self._check(view, entry, path, what)
         self._release(mapped, start, size)
-        return np.frombuffer(view, dtype=storage, count=count).reshape(shape)
 
     def _assemble(self, key: str, entry, what: str) -> np.ndarray:
         """A tensor saved in slices (a sharding policy split it, or a partitioned variable): each
@@ -270,3 +301,37 @@ def _populate(mapped, start: int, size: int):
         mapped.madvise(_MADV_POPULATE_READ, first, start + size - first)
     except (OSError, ValueError):
         pass
+
+
+class _BackgroundChecks:
+    """Runs ``check(*item)`` for each item ``put``, in order, on its own thread; keeps the first Error."""
+
+    _DONE = object()
+
+    def __init__(self, check):
+        self._check = check
+        self._queue = queue.SimpleQueue()
+        self._error = None
+        self._thread = threading.Thread(target=self._run, name='mo-checksums', daemon=True)
+        self._thread.start()
+
+    def put(self, item):
+        self._queue.put(item)
+
+    def _run(self):
+        while True:
+            item = self._queue.get()
+            if item is self._DONE:
+                return
+            if self._error is None:  # after a failure, only drain the queue
+                try:
+                    self._check(*item)
+                except BaseException as exc:  # re-raised by finish() on the reading thread
+                    self._error = exc
+
+    def finish(self, raise_error: bool = False):
+        """Wait for the checks queued so far; raise the first one's error if ``raise_error``."""
+        self._queue.put(self._DONE)
+        self._thread.join()
+        if raise_error and self._error is not None:
+            raise self._error
