@@ -46,13 +46,15 @@ class IndexedAttrs(dict):
 
     def update(self, *args, **kwargs):
         items = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], dict) else dict(*args, **kwargs)
-        graph = self._owner()
+        graph = getattr(self, '_graph', None)  # _owner(), inlined: extraction updates every node of a model
         if graph is not None:
             # only the indexed keys whose value changes need the index; the rest is one dict update
-            for key in INDEXED.intersection(items):
-                old, new = self.get(key), items[key]
-                if old is not new and old != new:
-                    graph._reindex(self._node_id, key, old, new)
+            get = self.get
+            for key in INDEXED_ATTRS:
+                if key in items:
+                    old, new = get(key), items[key]
+                    if old is not new and old != new:
+                        graph._reindex(self._node_id, key, old, new)
         dict.update(self, items)
 
     def setdefault(self, key, default=None):
