@@ -49,7 +49,7 @@ def _sole_id(bucket):
 
 
 def _ids(bucket):
-    """The node ids of an index bucket (a set, a 1-tuple, or a name's one str id) as a collection."""
+    """The node ids of an index bucket (a dict of ids, a 1-tuple, or a name's one str id) as a collection."""
     return (bucket,) if type(bucket) is str else bucket
 
 
@@ -118,7 +118,9 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                 if _sole_id(bucket) == node_id:
                     del self._index[key][old]
             elif bucket is not None:
-                bucket.discard(node_id)
+                bucket.pop(node_id, None)
+                if not bucket:  # a dict keeps its table when emptied: an op rewritten away leaves nothing behind
+                    del self._index[key][old]
         if new is not None:
             self._index_add(node_id, key, new)
 
@@ -135,14 +137,16 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             return
         # a value held by one node (every name, most of the time) keeps its id in a 1-tuple, a quarter
         # of a set's memory, and a name its str id itself (no tuple at all: a model has one name per node);
-        # the second node with the value turns the bucket into a set
+        # the second node with the value turns the bucket into a dict of ids (keys, values None): half a set's
+        # memory for the op and type buckets of a million nodes (a set keeps its table under 60% full, 16 bytes
+        # a slot; a dict's table of 4-byte slots points into entries it keeps two thirds full)
         if bucket is None:
             index[value] = node_id if key == 'name' and type(node_id) is str else (node_id,)
         elif type(bucket) is tuple or type(bucket) is str:
             if _sole_id(bucket) != node_id:
-                index[value] = {_sole_id(bucket), node_id}
+                index[value] = {_sole_id(bucket): None, node_id: None}
         else:
-            bucket.add(node_id)
+            bucket[node_id] = None
 
     def _unindex_node(self, node_id):
         attrs = self._node.get(node_id)
