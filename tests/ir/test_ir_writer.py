@@ -269,6 +269,41 @@ def test_edges_are_listed_by_destination_whatever_the_order_they_came_in():
         (0, 1, 2, 0), (5, 0, 2, 1), (4, 2, 3, 0), (1, 1, 3, 1)]
 
 
+def test_edge_blocks_hold_the_edge_lines_in_order():
+    from mo.back.ir.xml_builder import EdgeList
+    for edge_list in ([(k, 0, k + 1, 0) for k in range(10)], [(0, 1, 2, 0), (1, 1, 3, 1), (4, 2, 3, 0), (5, 0, 2, 1)]):
+        edges = EdgeList()
+        for edge in edge_list:
+            edges.append(*edge)
+        blocks = list(edges.blocks(3, block_edges=3))
+        assert len(blocks) == (len(edge_list) + 2) // 3
+        assert '\n'.join(blocks) == '\n'.join(edges.lines(3))
+
+
+def test_tensor_read_by_many_inputs_and_a_port_with_two_data_nodes(core, tmp_path):
+    """Where an output was written is kept until its last reader is written: a tensor read by several layers and
+    twice by one, and an output port with a second data node (each read through its own), all find their source."""
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2, 3]}), ('sq', 'Mul'), ('add', 'Add'), ('relu', 'ReLU'),
+         ('tanh', 'Tanh'), ('sig', 'Sigmoid'), ('out0', 'Result'), ('out1', 'Result'), ('out2', 'Result')],
+        [('x', 'sq', 0), ('x', 'sq', 1), ('sq', 'add', 0), ('x', 'add', 1), ('x', 'relu'), ('add', 'tanh'),
+         ('relu', 'out0'), ('tanh', 'out1'), ('add', 'sig'), ('sig', 'out2')])
+    # the Sigmoid reads the Add through a second data node on the Add's output port
+    [(first_data, _)] = [(d, k) for d, keyed in graph.out_adjacency('add').items() for k in keyed]
+    [(sig_edge_key, sig_edge)] = graph.out_adjacency(first_data)['sig'].items()
+    graph.add_node('add/second', **{k: v for k, v in graph.node_attrs(first_data).items() if k != 'tensor_names'})
+    graph.add_edge('add', 'add/second', out=0)
+    graph.add_edge('add/second', 'sig', **dict(sig_edge))
+    graph.remove_edge(first_data, 'sig', sig_edge_key)
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model')
+    x = np.random.RandomState(3).randn(2, 3).astype(np.float32)
+    model, outs = run_ir(core, xml_path, {0: x})
+    by_name = dict(zip([out.get_node().get_friendly_name() for out in model.outputs], outs))
+    np.testing.assert_allclose(by_name['out0'], np.maximum(x, 0), rtol=1e-6)
+    np.testing.assert_allclose(by_name['out1'], np.tanh(x * x + x), rtol=1e-5)
+    np.testing.assert_allclose(by_name['out2'], 1 / (1 + np.exp(-(x * x + x))), rtol=1e-5)
+
+
 # ----- determinism ------------------------------------------------------------------------------
 
 _DIGEST_SCRIPT = r'''

@@ -12,6 +12,7 @@ import io
 import logging as log
 import operator
 import os
+from array import array
 from itertools import chain, compress, repeat
 
 import numpy as np
@@ -118,12 +119,34 @@ def _out_data_ids(graph: Graph, node_id) -> dict:
             out_idx = None if attrs.get('control_flow_edge') else attrs.get('out')
             return {} if out_idx is None else {out_idx: data_id}
     result = {}
+    shared = False
     for data_id, keyed in out_edges.items():
         for attrs in keyed.values():
             out_idx = attrs.get('out')
-            if out_idx is not None and out_idx not in result and not attrs.get('control_flow_edge'):
-                result[out_idx] = data_id
-    return dict(sorted(result.items())) if len(result) > 1 else result
+            if out_idx is not None and not attrs.get('control_flow_edge'):
+                if out_idx in result:
+                    shared = True
+                else:
+                    result[out_idx] = data_id
+    result = dict(sorted(result.items())) if len(result) > 1 else result
+    return _SharedPortOutputs(result) if shared else result
+
+
+class _SharedPortOutputs(dict):
+    """``_out_data_ids`` of an op with more than one data node on some output port (not expected): the port is read
+    through any of them."""
+
+
+def _port_readers(graph: Graph, node_id) -> dict:
+    """Output port index -> how many edges leave the data nodes on it (every data node, not only the first)."""
+    readers = {}
+    for data_id, keyed in graph.out_adjacency(node_id).items():
+        count = sum(map(len, graph.out_adjacency(data_id).values()))
+        for attrs in keyed.values():
+            out_idx = attrs.get('out')
+            if out_idx is not None:
+                readers[out_idx] = readers.get(out_idx, 0) + count
+    return readers
 
 
 def _output_records(graph: Graph, node_id) -> dict:
@@ -160,7 +183,10 @@ def _in_sources(graph: Graph, node_id) -> list:
                     continue
             raise Error('Input {} of {} is not fed by exactly one op through a data node; the graph is not in '
                         'the back phase', in_idx, _node_label(Node.view(graph, node_id)))
-    if len(result) > 1:
+    if len(result) == 2:  # the common case, without a sort's key calls
+        if result[0][0] > result[1][0]:
+            result.reverse()
+    elif len(result) > 2:
         result.sort(key=_first)
     return result
 
@@ -212,6 +238,10 @@ def _attrs_of_kind(graph: Graph, kind: str):
 
 #: more IR ports than any layer has: a written output's (layer id, port id) is kept as one int
 _PORT_SPAN = 1 << 32
+#: more than any packed (layer id, port id): a written output's readers beyond the first are counted in multiples
+#: of it, in the same int
+_READER_UNIT = 1 << 64
+_PACKED = _READER_UNIT - 1
 
 
 # ----- the emitter -----------------------------------------------------------------------------
@@ -234,15 +264,16 @@ class _Emitter:
         self.write_layer = write_layer
         self.layer_count = 0
         self.edges = EdgeList()
-        #: where each op output was written (``_set_source``, read by ``_add_inputs``): output 0 by op node id, the
-        #: others by (op node id, output index)
+        #: where each op output was written and how many inputs are still to read it (set by ``_add_outputs``,
+        #: taken by ``_take_source``): output 0 by op node id, the others by (op node id, output index). An entry
+        #: goes when its last reader is written, so these hold the graph's frontier, not an entry per op
         self.first_sources = {}
         self.other_sources = {}
         #: op node id -> its layer's id, when asked for
         self.layer_of = {} if record_layer_ids else None
-        #: every tensor name some record holds (``_collect_explicit_names``), the names explicitly given to
-        #: the written tensors among them and the names derived from op names so far; the first two are
-        #: found when first needed (a TF model's tensors hold their op's name: often never)
+        #: the sorted hashes of every tensor name some record holds (``_collect_explicit_names``), the names
+        #: explicitly given to the written tensors among them and the names derived from op names so far; the first
+        #: two are found when first needed (a TF model's tensors hold their op's name: often never)
         self.maybe_claimed = None
         self.exact_claimed = None
         self.derived_names = set()
@@ -260,24 +291,29 @@ class _Emitter:
 
         The names that count are those of the records ``_output_records`` finds for the ops; finding them
         costs as much as writing the ops, so this collects every name any tensor record holds (a superset,
-        from one look at each node), and ``_claimed`` asks the exact question only for a name in it."""
-        names = set(self.graph.graph.get('retired_tensor_names', ()))
+        from one look at each node), and ``_claimed`` asks the exact question only for a name in it. The superset
+        is kept as the names' sorted hashes, 8 bytes a name (a set of the names took 30-60: 64 MB at a million
+        tensors); a name whose hash is among them is then looked up exactly."""
+        hashes = array('q', map(hash, self.graph.graph.get('retired_tensor_names', ())))
         # loops in C (map, filter, compress), not a Python step per node, and in the graph's node order: the
         # attribute dicts lie in memory roughly in that order (the kind index's sets would visit them at random)
         data_attrs = _attrs_of_kind(self.graph, 'data')
-        names.update(chain.from_iterable(filter(None, map(dict.get, data_attrs, repeat('tensor_names')))))
+        hashes.extend(map(hash, chain.from_iterable(filter(None, map(dict.get, data_attrs, repeat('tensor_names'))))))
         op_attrs = _attrs_of_kind(self.graph, 'op')
         tables = filter(None, map(dict.get, op_attrs, repeat('_out_ports')))
         records = filter(None, chain.from_iterable(map(dict.values, tables)))
-        names.update(chain.from_iterable(filter(None, map(dict.get, records, repeat('tensor_names')))))
-        self.maybe_claimed = names
+        hashes.extend(map(hash, chain.from_iterable(filter(None, map(dict.get, records, repeat('tensor_names'))))))
+        self.maybe_claimed = np.frombuffer(hashes, dtype=np.int64) if hashes else np.zeros(0, np.int64)
+        self.maybe_claimed.sort()  # in place: the array's own buffer
 
     def _claimed(self, name: str) -> bool:
         if name in self.derived_names:
             return True
         if self.maybe_claimed is None:
             self._collect_explicit_names()
-        if name not in self.maybe_claimed:
+        hashes, key = self.maybe_claimed, hash(name)
+        position = int(hashes.searchsorted(key))
+        if position == len(hashes) or int(hashes[position]) != key:
             return False
         if self.exact_claimed is None:
             claimed = set(self.graph.graph.get('retired_tensor_names', ()))
@@ -331,12 +367,21 @@ class _Emitter:
         self.write_layer(layer_text(layer, self.depth))
 
     def _add_inputs(self, node: Node, layer: LayerRecord):
-        first_sources, port, add_edge = self.first_sources, self._port, self.edges.append
+        port, add_edge, first_sources = self._port, self.edges.append, self.first_sources
         for position, (in_idx, data, producer, out_idx) in enumerate(_in_sources(self.graph, node.id)):
             if in_idx != position:
                 raise Error('{} has input {} connected but input {} not; the IR cannot express a gap in the '
                             'inputs', _node_label(node), in_idx, position)
-            packed = first_sources.get(producer) if out_idx == 0 else self.other_sources.get((producer, out_idx))
+            if out_idx == 0:  # _take_source inline, for the common case
+                packed = first_sources.get(producer)
+                if packed is not None:
+                    if packed < _READER_UNIT:
+                        del first_sources[producer]
+                    else:
+                        first_sources[producer] = packed - _READER_UNIT
+                        packed &= _PACKED
+            else:
+                packed = self._take_source(producer, out_idx)
             if packed is None:
                 raise Error('Input {} of {} comes from output {} of {}, which was not written to the IR',
                             in_idx, _node_label(node), out_idx, _node_label(Node(self.graph, producer)))
@@ -349,7 +394,11 @@ class _Emitter:
         other op must have no gap."""
         first = len(layer.inputs)
         count = len(outputs)
-        nodes = self.graph.node_attrs
+        nodes, readers_of = self.graph.node_attrs, self.graph.out_adjacency
+        # an output's readers are the edges out of its data node; a port with more than one data node is read
+        # through any of them: count them all (counting too many only keeps an entry longer)
+        port_readers = _port_readers(self.graph, node.id) if type(outputs) is _SharedPortOutputs else None
+        first_sources = self.first_sources
         ports = {}
         for position, (out_idx, data_id) in enumerate(outputs.items()):
             if out_idx >= count and not compact:
@@ -360,17 +409,34 @@ class _Emitter:
             data = nodes(data_id)
             record = data if data.get('kind') == 'data' else node.out_port(out_idx).tensor()
             layer.outputs.append(self._port(port_id, data, node, self._tensor_names(name, out_idx, record)))
-            self._set_source(node.id, out_idx, layer.id, port_id)
+            readers = sum(map(len, readers_of(data_id).values())) if port_readers is None \
+                else port_readers.get(out_idx, 0)
+            if readers:  # else a model output or an unused one
+                # one entry per output still to be read, as one int: (layer id, port id) packed, plus the readers
+                # beyond the first in _READER_UNITs; output 0 keyed by the op's id alone ((layer, port) tuples keyed
+                # by (op, output) tuples took ~150 MB at a million ops)
+                packed = layer.id * _PORT_SPAN + port_id
+                if readers > 1:
+                    packed += (readers - 1) * _READER_UNIT
+                if out_idx == 0:
+                    first_sources[node.id] = packed
+                else:
+                    self.other_sources[(node.id, out_idx)] = packed
         return ports
 
-    # one entry per op output: kept as one int each (layer id * _PORT_SPAN + port id), output 0 keyed by the op's
-    # id alone, since (layer, port) tuples keyed by (op, output) tuples took ~150 MB at a million ops
-    def _set_source(self, node_id, out_idx: int, layer_id: int, port_id: int):
-        packed = layer_id * _PORT_SPAN + port_id
+    def _take_source(self, node_id, out_idx: int):
+        """The packed (layer id, port id) output ``out_idx`` of op ``node_id`` was written to, for one of its readers
+        (None if it was not written); the entry goes with its last reader."""
         if out_idx == 0:
-            self.first_sources[node_id] = packed
+            sources, key = self.first_sources, node_id
         else:
-            self.other_sources[(node_id, out_idx)] = packed
+            sources, key = self.other_sources, (node_id, out_idx)
+        packed = sources.get(key)
+        if packed is None or packed < _READER_UNIT:
+            sources.pop(key, None)
+            return packed
+        sources[key] = packed - _READER_UNIT
+        return packed & _PACKED
 
     def _data_attrs(self, node: Node, attrs: dict, skip=()) -> list:
         items = _backend_attrs(self.graph, node.id, attrs, self.op_classes)
