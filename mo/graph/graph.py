@@ -43,6 +43,10 @@ class GraphAssertionError(Error, AssertionError):
     ``[ ERROR ]`` line), and an ``AssertionError`` to code and tests written for the Model Optimizer."""
 
 
+#: the indexed keys but ``kind`` and ``name`` (see ``Graph._insert_new_node``)
+_OTHER_INDEXED = tuple(key for key in INDEXED_ATTRS if key not in ('kind', 'name'))
+
+
 def _sole_id(bucket):
     """The node id of an index bucket that holds one: a 1-tuple, or (the name index) the str id itself."""
     return bucket if type(bucket) is str else bucket[0]
@@ -203,7 +207,20 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         if self.edited is not None:
             self.edited.add(node_id)
         bound._rank = next(self._next_seq)
-        for key in INDEXED_ATTRS:
+        # _index_add for each indexed key, with the two every node has inlined: its kind (a count) and its name
+        # (nearly always new: the id itself is the bucket)
+        kind = attrs.get('kind')
+        if kind is not None:
+            counts = self._kind_count
+            counts[kind] = counts.get(kind, 0) + 1
+        name = attrs.get('name')
+        if name is not None:
+            names = self._index['name']
+            if type(name) is str and type(node_id) is str and name not in names:
+                names[name] = node_id
+            else:
+                self._index_add(node_id, 'name', name)
+        for key in _OTHER_INDEXED:
             value = attrs.get(key)
             if value is not None:
                 self._index_add(node_id, key, value)

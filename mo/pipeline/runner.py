@@ -49,8 +49,11 @@ def run_replacer(graph, cls, report: list = None, history: list = None, instance
     version_before = graph.version
     was_clean = graph.clean_version == version_before
     start = time.perf_counter()
+    # the edits are collected for clean_up_after only (and for a caller's own tracking): a loader that adds a whole
+    # model and cleans nothing up would fill a set of a million ids for nothing
+    track = graph.edited is not None or (getattr(instance, 'auto_clean_up', True) and not instance.force_clean_up)
     try:
-        with graph.track_edits() as edited, _authors_call(cls):
+        with graph.track_edits() if track else nullcontext() as edited, _authors_call(cls):
             if instance.run_not_recursively:
                 instance.find_and_replace_pattern(graph)
             else:
