@@ -169,13 +169,13 @@ def test_written_file_mode_follows_umask(tmp_path, v1_graph_def):
 def test_in_parts_reads_what_read_graph_def_reads(tmp_path, v1_graph_def):
     """A binary file comes in parts (the nodes apart from the other fields); a text file whole."""
     (tmp_path / 'm.pb').write_bytes(_det(v1_graph_def))
-    rest, nodes, data, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pb')
+    rest, nodes, data, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pb', min_nodes=1)
     whole = read_graph_def(tmp_path / 'm.pb')
     assert binary and data == _det(v1_graph_def) and not rest.node
     assert [_det(n) for n in nodes] == [_det(n) for n in whole.node]
     assert largest == max(n.ByteSize() for n in whole.node)
     (tmp_path / 'm.pbtxt').write_text(text_format.MessageToString(GraphDef.FromString(_det(v1_graph_def))))
-    graph_def, nodes, _, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pbtxt')
+    graph_def, nodes, _, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pbtxt', min_nodes=1)
     assert nodes is None and largest is None and not binary and _det(graph_def) == _det(whole)
 
 
@@ -192,6 +192,19 @@ def test_in_parts_reports_bad_files_as_read_graph_def_does(tf, tmp_path, v1_grap
         with pytest.raises(Error) as whole:
             read_graph_def(tmp_path / name)
         with pytest.raises(Error) as parts:
-            graphdef_io.read_graph_def_in_parts(tmp_path / name)
+            graphdef_io.read_graph_def_in_parts(tmp_path / name, min_nodes=1)
         assert str(parts.value) == str(whole.value)
 
+
+
+def test_only_graphs_of_many_small_nodes_are_read_in_parts(tmp_path, v1_graph_def):
+    """Parts pay for a graph of tens of thousands of nodes; a typical model's weights would only be copied more."""
+    from mo.front.tf import wire
+    data = _det(v1_graph_def)
+    count = len(v1_graph_def.node)
+    assert wire.many_small_nodes(data, min_nodes=count)
+    assert not wire.many_small_nodes(data, min_nodes=count + 1)
+    assert not wire.many_small_nodes(data, min_nodes=count, max_mean_bytes=1)
+    (tmp_path / 'm.pb').write_bytes(data)
+    assert graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pb').nodes is None  # a few nodes: parsed whole
+    assert graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pb', min_nodes=count).nodes is not None

@@ -10,7 +10,7 @@ from collections import namedtuple
 from google.protobuf import message as pb_message
 
 from mo.front.tf.proto import GraphDef, coerce
-from mo.front.tf.wire import graph_def_in_parts
+from mo.front.tf.wire import PARTS_MIN_NODES, graph_def_in_parts, many_small_nodes
 from mo.utils import prefetch
 from mo.utils.error import Error
 from mo.utils.file_utils import create_temporary
@@ -170,14 +170,16 @@ def _parse_file(data: bytes, path: str):
 GraphDefFile = namedtuple('GraphDefFile', 'graph_def nodes data binary largest_node')
 
 
-def read_graph_def_in_parts(path) -> GraphDefFile:
-    """The model as ``read_graph_def_and_bytes`` reads it (``graph_def``, ``data``, ``binary``), but a binary one's
-    NodeDefs parsed in parts (see ``mo.front.tf.wire.graph_def_in_parts``): ``nodes`` is their list, ``graph_def``
-    holds the GraphDef's other fields and ``largest_node`` is the size of the biggest serialized NodeDef. ``nodes``
-    and ``largest_node`` are None when the model was parsed whole (text, or bytes the parts reader does not take):
-    then ``graph_def`` has the nodes."""
+def read_graph_def_in_parts(path, min_nodes: int = PARTS_MIN_NODES) -> GraphDefFile:
+    """The model as ``read_graph_def_and_bytes`` reads it (``graph_def``, ``data``, ``binary``), but the NodeDefs of
+    a binary one of ``min_nodes`` small nodes or more (``mo.front.tf.wire.many_small_nodes``) parsed in parts (see
+    ``mo.front.tf.wire.graph_def_in_parts``): ``nodes`` is their list, ``graph_def`` holds the GraphDef's other
+    fields and ``largest_node`` is the size of the biggest serialized NodeDef. ``nodes`` and ``largest_node`` are
+    None when the model was parsed whole (text, a smaller graph, or bytes the parts reader does not take): then
+    ``graph_def`` has the nodes."""
     path, data = _read_file(path)
-    if _text_hint(path) is not True and not _blank(data) and not _looks_like_text(data):
+    if _text_hint(path) is not True and not _blank(data) and not _looks_like_text(data) and \
+            many_small_nodes(data, min_nodes):
         parts = graph_def_in_parts(data)
         if parts is not None:
             rest, nodes, largest = parts

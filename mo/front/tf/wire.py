@@ -148,6 +148,30 @@ def const_contents(data, min_node_bytes: int = 0) -> dict:
     return {name: view for name, view in result.items() if view is not None}
 
 
+#: a GraphDef is read in parts from this many NodeDefs up (see ``many_small_nodes``)
+PARTS_MIN_NODES = 1 << 15
+#: ... when its NodeDefs take at most this many bytes each on average: weights in the nodes would be copied
+#: three more times by the parts reader, for no gain (a typical model has a thousand nodes and 100 MB of weights)
+PARTS_MAX_MEAN_NODE_BYTES = 1024
+
+
+def many_small_nodes(data, min_nodes: int = PARTS_MIN_NODES, max_mean_bytes: int = PARTS_MAX_MEAN_NODE_BYTES) -> bool:
+    """Whether binary GraphDef bytes ``data`` hold ``min_nodes`` NodeDefs or more, the first ``min_nodes`` of them
+    ``max_mean_bytes`` long or less on average: the graphs worth reading in parts (``graph_def_in_parts``). A walk
+    over the lengths of the first ``min_nodes`` top-level fields; False for bytes that do not walk."""
+    buf = memoryview(data)
+    count = 0
+    try:
+        for number, wire_type, _, end in _fields(buf, 0, len(buf)):
+            if number == 1 and wire_type == _LENGTH_DELIMITED:
+                count += 1
+                if count >= min_nodes:
+                    return end <= min_nodes * max_mean_bytes
+    except (_Malformed, IndexError):
+        return False
+    return False
+
+
 #: NodeDefs per part of a GraphDef read in parts: each part is one protobuf arena, given back once the loaded graph
 #: holds none of its nodes (a few MB; bigger parts save little parse time, smaller ones free memory sooner)
 PART_NODES = 4096
