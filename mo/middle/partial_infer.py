@@ -12,7 +12,6 @@ from mo.front.common.partial_infer.elemental import broadcast_shapes
 from mo.graph.author_view import author_call, is_author_code
 from mo.graph.graph import Graph, Node
 from mo.graph.port import data_node_attrs
-from mo.graph.node import middle_in_tensors
 from mo.middle.replacement import MiddleReplacementPattern
 from mo.ops.activation_ops import Activation
 from mo.ops.const import Const
@@ -33,8 +32,7 @@ def create_data_nodes(graph: Graph):
     outer_edits, graph.edited = graph.edited, None
     unread = []
     try:
-        for node_id in [n for n, d in graph.node_items() if d.get('kind') == 'op']:
-            data = node_attrs(node_id)
+        for node_id, data in [(n, d) for n, d in graph.node_items() if d.get('kind') == 'op']:
             out_edges = [(consumer, key, attrs) for consumer, keyed in out_adjacency(node_id).items()
                          for key, attrs in keyed.items() if not attrs.get('control_flow_edge')]
             records = data.get('_out_ports')
@@ -43,7 +41,7 @@ def create_data_nodes(graph: Graph):
             if records is None:
                 records = data['_out_ports'] = {}
             read = {attrs.get('out', 0) for _, _, attrs in out_edges}
-            ports = read.union(records) if records else read
+            ports = read if records.keys() <= read else read.union(records)
             name = data.get('name', node_id)
             data_nodes = {}
             for port in sorted(ports) if len(ports) > 1 else ports:
@@ -98,25 +96,6 @@ def infer_node(node: Node, inputs: dict = None):
     attrs['need_shape_inference'] = False
 
 
-def _infer_usual_op(graph: Graph, node_id, attrs: dict, inputs: dict) -> bool:
-    """What ``infer_node`` does, for the ops that make most of a model (a plain Const; an element-wise op of
-    inputs not all constant), done on their data nodes without a Node, Port objects or the op's infer: at a
-    million ops those cost more than the shapes. Says whether it did; the caller infers any other op the general
-    way, which gives the same result."""
-    infer = attrs.get('infer')
-    if infer is None:
-        return False
-    if not inputs:
-        if not _infer_plain_const(graph, node_id, attrs, infer):
-            return False
-    elif _infer_directly(graph, node_id, infer, inputs):
-        _propagate_data_types(graph, node_id, attrs, inputs)
-    else:
-        return False
-    attrs['need_shape_inference'] = False
-    return True
-
-
 #: the functions behind the built-in element-wise infers -> which inputs give the output's shape: 'first' for
 #: ``Activation.infer`` (input 0's shape), 'broadcast' for ``Elementwise.infer`` (every input's, broadcast)
 _SHAPE_ONLY_INFERS = {Activation.infer.__func__: 'first', Elementwise.infer.__func__: 'broadcast'}
@@ -141,10 +120,10 @@ def _infer_plain_const(graph: Graph, node_id, attrs: dict, infer) -> bool:
     return True
 
 
-def _output_record(graph: Graph, node_id):
+def _output_record(graph: Graph, node_id, outputs: dict = None):
     """The data node of output 0 of ``node_id`` (the first data edge of port 0, as ``Port.tensor`` finds it), or
-    None."""
-    for data_id, keyed in graph.out_adjacency(node_id).items():
+    None. ``outputs``: the op's out adjacency when the caller has it."""
+    for data_id, keyed in (graph.out_adjacency(node_id) if outputs is None else outputs).items():
         for attrs in keyed.values():
             if attrs.get('out') == 0 and not attrs.get('control_flow_edge'):
                 output = graph.node_attrs(data_id)
@@ -152,56 +131,65 @@ def _output_record(graph: Graph, node_id):
     return None
 
 
-def _infer_directly(graph: Graph, node_id, infer, inputs: dict) -> bool:
+def _infer_directly(graph: Graph, node_id, attrs: dict, infer, inputs: dict) -> bool:
     """Whole-graph inference spends most of its calls on element-wise ops whose inputs are not constant; for
     those the output's shape is input 0's (activations) or all inputs' broadcast (binary ops), which this writes
-    onto the output's data node without going through the op's infer and its ports (Port objects and adjacency
-    scans per op: at a million ops they cost more than the shapes). Says whether it did; anything else (a
-    constant input, whose value the op's infer computes; another infer; an output without a data node; shapes
-    that do not broadcast) goes the general way, which gives the same shape."""
+    onto the output's data node, with the element types ``_propagate_data_types`` gives, without going through
+    the op's infer and its ports (Port objects and adjacency scans per op: at a million ops they cost more than
+    the shapes). Says whether it did; anything else (a constant input, whose value the op's infer computes;
+    another infer; an output without a data node; shapes that do not broadcast) goes the general way, which
+    gives the same shape."""
     rule = _SHAPE_ONLY_INFERS.get(getattr(infer, '__func__', None))
-    if rule is None or not inputs:
+    if rule is None:
         return False
+    first = inputs.get(0)
     if rule == 'first':
-        if 0 not in inputs:
+        if first is None:
             return False
-        tensors = (inputs[0],)
+        tensors = (first,)
     else:
         tensors = inputs.values()
-    shapes = []
-    constant = True
+        if first is None:
+            first = inputs[min(inputs)]
+    shape = None  # the output's: the inputs' one shape, scalars aside (a scalar adds nothing to a broadcast)
+    dims = None  # ``shape`` as a list, to compare the next inputs' with
+    constant = agree = True
     for tensor in tensors:
-        shape = tensor.get('shape')
-        if tensor.get('kind') != 'data' or type(shape) is not np.ndarray:
+        tensor_shape = tensor.get('shape')
+        if tensor.get('kind') != 'data' or type(tensor_shape) is not np.ndarray or tensor_shape.ndim != 1:
             return False  # a masked or list shape an author's code wrote: the op's infer reads it
         if constant and tensor.get('value') is None:
             constant = False
-        shapes.append(shape)
+        if shape is None:
+            shape = tensor_shape
+        elif len(tensor_shape) and agree:
+            if not len(shape):
+                shape = tensor_shape
+            else:
+                if dims is None:
+                    dims = shape.tolist()
+                agree = tensor_shape.tolist() == dims
     if constant:
         return False
-    output = _output_record(graph, node_id)
+    outputs = graph.out_adjacency(node_id)
+    output = _output_record(graph, node_id, outputs)
     if output is None:
         return False
-    if len(shapes) == 1:
-        shape = shapes[0]
-    else:
+    if not agree:
         try:
-            shape = _broadcast(shapes)
+            shape = broadcast_shapes(*[inputs[index]['shape'] for index in sorted(inputs)])
         except Error:
             return False  # shapes that do not broadcast: the op's infer says so, named as its failures are
     output['shape'] = shape_array(shape)
+    if len(outputs) == 1 and attrs.get('type_infer') is None:  # the usual op: one successor, that data node
+        source_type = first.get('data_type')
+        if source_type is None:
+            source_type = attrs.get('data_type')
+        if source_type is not None and output.get('data_type') is None:
+            output['data_type'] = np.dtype(source_type)
+    else:
+        _propagate_data_types(graph, node_id, attrs, {0: first})
     return True
-
-
-def _broadcast(shapes: list):
-    """``broadcast_shapes(*shapes)``, told without its per-dimension loop in the usual case: scalars aside, the
-    inputs have one shape (a scalar adds nothing to a broadcast, and equal shapes broadcast to themselves), and
-    the result is then one of the inputs' arrays itself: the caller copies it."""
-    ranked = [shape for shape in shapes if len(shape)] or shapes[:1]
-    first = ranked[0].tolist()
-    if all(shape.tolist() == first for shape in ranked[1:]):
-        return ranked[0]
-    return broadcast_shapes(*shapes)
 
 
 def user_shapes_upstream(node: Node) -> str:
@@ -279,22 +267,52 @@ def _propagate_data_types(graph: Graph, node_id, attrs: dict, inputs: dict = Non
 def partial_infer(graph: Graph, nodes=None):
     """Infer every op (or just ``nodes``) in topological order."""
     wanted = None if nodes is None else {n.id if isinstance(n, Node) else n for n in nodes}
-    view = Node.view  # ids straight from the graph's own order: no existence check per op
-    front = graph.phase == 'front'  # tensors are port records there, read through the op's ports
-    attrs_of = graph.node_attrs
+    if graph.phase == 'front':  # tensors are port records there, read through the op's ports
+        view = Node.view  # ids straight from the graph's own order: no existence check per op
+        for node_id in graph.topological_ids():
+            if graph.node_attrs(node_id).get('kind') == 'op' and (wanted is None or node_id in wanted):
+                inputs = view(graph, node_id).in_tensors()
+                if _shapes_known(graph, node_id, inputs):
+                    infer_node(view(graph, node_id), inputs)
+        return
+    attrs_of, in_adjacency = graph.node_attrs, graph.in_adjacency
     for node_id in graph.topological_ids():
-        if attrs_of(node_id).get('kind') != 'op' or (wanted is not None and node_id not in wanted):
+        attrs = attrs_of(node_id)
+        if attrs.get('kind') != 'op' or (wanted is not None and node_id not in wanted):
             continue
-        # read once: the readiness test and the data types both need them
-        inputs = view(graph, node_id).in_tensors() if front else middle_in_tensors(graph, node_id)
+        # ``middle_in_tensors`` without its sort: the usual ops read their inputs in any order
+        inputs = {}
+        for source, keyed in in_adjacency(node_id).items():
+            for edge in keyed.values():
+                if 'in' in edge and not edge.get('control_flow_edge'):
+                    inputs[edge['in']] = attrs_of(source)
         for tensor in inputs.values():
             if tensor.get('shape') is None:
-                log.debug('Skipping inference of "{}": an input shape is unknown'.format(
-                    attrs_of(node_id).get('name', '<UNKNOWN>')))
+                _log_skipped(attrs)
                 break
         else:
-            if front or not _infer_usual_op(graph, node_id, attrs_of(node_id), inputs):
-                infer_node(view(graph, node_id), inputs)
+            # the ops that make most of a model (a plain Const; an element-wise op of inputs not all constant) are
+            # inferred on their data nodes, without a Node, Port objects or the op's infer: at a million ops those
+            # cost more than the shapes; any other op goes the general way, which gives the same result
+            infer = attrs.get('infer')
+            if infer is not None and (_infer_directly(graph, node_id, attrs, infer, inputs) if inputs else
+                                      _infer_plain_const(graph, node_id, attrs, infer)):
+                attrs['need_shape_inference'] = False
+            else:
+                infer_node(Node.view(graph, node_id), dict(sorted(inputs.items())) if len(inputs) > 1 else inputs)
+
+
+def _shapes_known(graph: Graph, node_id, inputs: dict) -> bool:
+    """Every input of op ``node_id`` has a shape (else its inference waits: logged)."""
+    for tensor in inputs.values():
+        if tensor.get('shape') is None:
+            _log_skipped(graph.node_attrs(node_id))
+            return False
+    return True
+
+
+def _log_skipped(attrs: dict):
+    log.debug('Skipping inference of "{}": an input shape is unknown'.format(attrs.get('name', '<UNKNOWN>')))
 
 
 def reinfer_marked_nodes(graph: Graph):

@@ -66,6 +66,9 @@ def float32_array(value) -> np.ndarray:
     return np.array(value, dtype=np.float32)
 
 
+_INT64 = np.dtype(np.int64)
+
+
 def shape_array(value, dtype=np.int64):
     """A shape as a 1-D array with ``-1`` for unknown dimensions (None, ``dynamic_dimension``, masked
     entries of a masked array, or negative values); None stays None."""
@@ -73,6 +76,11 @@ def shape_array(value, dtype=np.int64):
         return None
     if type(value) is np.ndarray and value.dtype.kind in 'iu' and dtype is np.int64:
         # the common case, a shape inference computed: only negative sizes need rewriting
+        if value.dtype is _INT64 and value.ndim == 1:  # already int64: a copy, unless a size is below -1
+            for dim in value.tolist():  # a loop over the few sizes of a shape costs less than any numpy call
+                if dim < dynamic_dimension_value:
+                    return np.maximum(value, dynamic_dimension_value)
+            return value.copy()
         shape = value.astype(dtype)
         shape[shape < 0] = dynamic_dimension_value
         return shape

@@ -18,6 +18,7 @@ from mo.ops.activation_ops import Sigmoid, Tanh
 from mo.ops.const import Const
 from mo.ops.elementwise import Add, Equal, Mul, Sub
 from mo.ops.parameter import Parameter
+from mo.utils.shape import shape_array
 
 
 def _random_graph(seed: int) -> Graph:
@@ -26,6 +27,7 @@ def _random_graph(seed: int) -> Graph:
     graph = Graph()
     graph.stage = 'front'
     base = [rng.choice([1, 2, 3]) for _ in range(rng.randint(0, 3))]
+    dtype = rng.choice([np.float32, np.float16, np.float64])  # one per graph: the element-wise ops take one type
     tensors = []  # (node, its shape as numpy would broadcast it: -1 where dynamic)
 
     def sub_shape():
@@ -36,13 +38,14 @@ def _random_graph(seed: int) -> Graph:
         shape = sub_shape()
         if shape and rng.random() < 0.3:
             shape[rng.randrange(len(shape))] = -1  # a dynamic dimension
-        node = Parameter(graph, {'name': 'in%d' % i, 'shape': np.array(shape, dtype=np.int64)}).create_node()
+        node = Parameter(graph, {'name': 'in%d' % i, 'shape': np.array(shape, dtype=np.int64),
+                                 'data_type': dtype}).create_node()
         tensors.append(node)
     for i in range(rng.randint(20, 60)):
         kind = rng.random()
         if kind < 0.25:
-            value = np.array(rng.random(), dtype=np.float32) if rng.random() < 0.5 else \
-                np.full(sub_shape(), rng.random(), dtype=np.float32)
+            value = np.array(rng.random(), dtype=dtype) if rng.random() < 0.5 else \
+                np.full(sub_shape(), rng.random(), dtype=dtype)
             tensors.append(Const(graph, {'name': 'c%d' % i, 'value': value}).create_node())
         elif kind < 0.45:
             op = rng.choice([Tanh, Sigmoid])
@@ -62,7 +65,7 @@ def _tensors(graph: Graph) -> dict:
             for n, d in graph.node_items() if d.get('kind') == 'data'}
 
 
-@pytest.mark.parametrize('seed', range(16))
+@pytest.mark.parametrize('seed', range(40))
 def test_direct_writes_match_the_ops_infers(seed, monkeypatch):
     direct = _random_graph(seed)
     PartialInfer().find_and_replace_pattern(direct)
@@ -89,6 +92,22 @@ def test_element_wise_shapes_are_numpy_broadcasts(seed):
         assert out == list(np.broadcast_shapes(*[tuple(s) for s in ins]))
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize('dtype', [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64])
+def test_shape_array_of_an_integer_array_is_its_sizes_with_minus_one_for_unknown(dtype):
+    """Every negative size (and a uint64 too big for int64) becomes -1, in a new int64 array of the same form."""
+    rng = np.random.default_rng(7)
+    info = np.iinfo(dtype)
+    for ndim in (0, 1, 1, 1, 2):
+        value = rng.integers(max(info.min, -5), min(info.max, 9), size=[3] * ndim, endpoint=True).astype(dtype)
+        if dtype is np.uint64 and ndim:
+            value.flat[0] = 2 ** 63 + 5
+        result = shape_array(value)
+        expected = [-1 if int(d) < 0 or int(d) >= 2 ** 63 else int(d) for d in value.ravel()]
+        assert result.dtype == np.int64 and result.shape == value.shape
+        assert result.ravel().tolist() == expected
+        assert not np.shares_memory(result, value)
 
 
 def test_a_const_with_a_declared_shape_keeps_it():
