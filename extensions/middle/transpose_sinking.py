@@ -38,8 +38,9 @@ AXES_OPS = {'ReduceMean', 'ReduceSum', 'ReduceMax', 'ReduceMin', 'ReduceProd', '
 
 
 def _order(node: Node):
-    order = node.in_port(1).data.get_value() if node.is_in_port_connected(1) else None
-    shape = node.in_port(0).data.get_shape()
+    tensors = node.in_tensors()  # both inputs' data nodes, read off the edges once
+    order = tensors[1].get('value') if 1 in tensors else None
+    shape = tensors[0].get('shape') if 0 in tensors else None
     if order is None or shape is None or np.size(order) != len(shape):
         return None
     order = np.asarray(order, dtype=np.int64).ravel()
@@ -83,7 +84,7 @@ def _axes_move(node: Node, order):
     kept = [int(order[i]) for i in range(rank) if i not in axes]
     ranked = sorted(kept)
     rest = int64_array([ranked.index(d) for d in kept])
-    return new_axes, (None if np.array_equal(rest, np.arange(len(rest))) else rest)
+    return new_axes, (None if _is_identity(rest) else rest)
 
 
 def _reshape_pattern(transpose: Node, order):
@@ -103,7 +104,13 @@ def _reshape_pattern(transpose: Node, order):
 
 
 def _is_identity(order) -> bool:
-    return order is None or np.array_equal(order, np.arange(len(order)))
+    # lists of Python ints: numpy's array_equal costs more than the comparison itself on four elements
+    return order is None or np.asarray(order).tolist() == list(range(len(order)))
+
+
+def _as_key(order) -> tuple:
+    """An order as a tuple of Python ints, to key dicts by."""
+    return tuple(np.asarray(order).tolist())
 
 
 def _replace_const_input(node: Node, idx: int, value, suffix: str):
@@ -134,20 +141,27 @@ class _Sinking:
         self.moves = 0
 
     def run(self):
-        for node in self.graph.pseudo_topological_sort():
-            if node.id in self.graph and node.soft_get('kind') == 'op':
-                self.visit(node)
+        graph = self.graph
+        waiting = self.waiting
+        # a list of its own: the visits edit the graph (and so its cached order)
+        for node_id in list(graph.topological_ids()):
+            if node_id not in graph:
+                continue
+            attrs = graph.node_attrs(node_id)
+            # the common case, told without a Node: nothing is pending on it and it is no Transpose
+            if attrs.get('kind') == 'op' and (node_id in waiting or attrs.get('op') == 'Transpose'):
+                self.visit(Node(graph, node_id))
 
     def visit(self, node: Node):
-        if node.id not in self.waiting and node.soft_get('op') != 'Transpose':
-            return  # the common case: nothing to do here
-        inputs = {}
-        for idx in list(node.in_ports()):
-            if node.is_in_port_connected(idx):
-                inputs[idx] = self.pending.pop((node.id, idx), None)
-        if not any(order is not None for order in inputs.values()) and node.soft_get('op') != 'Transpose':
-            return
+        node_id = node.id
         op = node.soft_get('op')
+        if node_id not in self.waiting and op != 'Transpose':
+            return  # nothing to do here
+        pending = self.pending
+        # the connected inputs in index order, read off the edges once
+        inputs = {idx: pending.pop((node_id, idx), None) for idx in node.in_tensors()}
+        if op != 'Transpose' and not any(order is not None for order in inputs.values()):
+            return
         if op == 'Transpose' and self._dissolve(node, inputs.get(0)):
             return
         if self._absorb(node, op, inputs):
@@ -169,9 +183,9 @@ class _Sinking:
         source = transpose.in_port(0).get_source()
         names = transpose.out_port(0).remove_tensor_names()
         readers = transpose.out_port(0).get_destinations()
-        key = (source.node.id, source.idx, tuple(int(d) for d in composed))
+        key = (source.node.id, source.idx, _as_key(composed))
         # a reader that needs the permuted tensor gets this Transpose back (name and all)
-        self.reusable.setdefault(key, (transpose, np.array_equal(composed, order)))
+        self.reusable.setdefault(key, (transpose, key[2] == _as_key(order)))
         for port in readers:
             port.disconnect()
             source.connect(port)
@@ -195,7 +209,7 @@ class _Sinking:
 
     # --- ops that do not care about the layout run on the un-permuted tensors ------------------
     def _absorb(self, node: Node, op: str, inputs: dict) -> bool:
-        orders = {tuple(int(d) for d in o) for o in inputs.values() if o is not None}
+        orders = {_as_key(o) for o in inputs.values() if o is not None}
         if len(orders) != 1 or len(node.out_ports()) != 1:
             return False
         order = np.array(next(iter(orders)), dtype=np.int64)
@@ -224,7 +238,7 @@ class _Sinking:
         if not _is_identity(out_order):
             names = port.remove_tensor_names()  # TF's names mean the permuted result
             if names:
-                key = (node.id, 0, tuple(int(d) for d in out_order))
+                key = (node.id, 0, _as_key(out_order))
                 self.names.setdefault(key, []).extend(names)
             for reader in port.get_destinations():
                 self._set_pending(reader, out_order)
@@ -288,7 +302,7 @@ class _Sinking:
     # --- readers that need the permuted tensor get a Transpose -----------------------------
     def _materialize(self, node: Node, idx: int, order):
         source = node.in_port(idx).get_source()
-        key = (source.node.id, source.idx, tuple(int(d) for d in order))
+        key = (source.node.id, source.idx, _as_key(order))
         transpose = self.materialized.get(key)
         if transpose is None:
             transpose, same_order = self.reusable.pop(key, (None, False))

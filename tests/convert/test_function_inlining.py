@@ -96,3 +96,47 @@ def test_call_without_library_is_an_error(two_level):
     graph.graph['tf_library'] = None
     with pytest.raises(Error, match='no function library'):
         inline_functions(graph)
+
+
+def _generic_function_graph(call_op: str) -> bytes:
+    """``x -> call -> out``, the call running library function ``scale_of_type`` whose body's Cast takes its
+    ``DstT`` from the function's attribute ``T`` (``$T``): a direct call (op ``scale_of_type``) sets ``T``, a
+    PartitionedCall cannot."""
+    from mo.front.tf.proto import GraphDef
+    from mo.front.tf import dtypes
+    graph_def = GraphDef()
+    fdef = graph_def.library.function.add()
+    fdef.signature.name = 'scale_of_type'
+    fdef.signature.input_arg.add(name='x', type=dtypes.DT_FLOAT)
+    fdef.signature.output_arg.add(name='y', type_attr='T')
+    fdef.signature.attr.add(name='T', type='type')
+    cast = fdef.node_def.add(name='cast', op='Cast', input=['x'])
+    cast.attr['SrcT'].type = dtypes.DT_FLOAT
+    cast.attr['DstT'].placeholder = 'T'
+    fdef.ret['y'] = 'cast:y:0'
+    x = graph_def.node.add(name='x', op='Placeholder')
+    x.attr['dtype'].type = dtypes.DT_FLOAT
+    call = graph_def.node.add(name='call', op=call_op, input=['x'])
+    if call_op == 'PartitionedCall':
+        call.attr['f'].func.name = 'scale_of_type'
+    else:
+        call.attr['T'].type = dtypes.DT_INT32
+    graph_def.node.add(name='out', op='Identity', input=['call'])
+    return graph_def.SerializeToString()
+
+
+def test_attribute_placeholders_take_the_direct_call_s_attributes():
+    from mo.front.tf import dtypes
+    graph = _graph(_generic_function_graph('scale_of_type'))
+    assert inline_functions(graph) == 1
+    pb = graph.nodes['call/cast']['pb']
+    assert pb.attr['DstT'].type == dtypes.DT_INT32 and pb.attr['SrcT'].type == dtypes.DT_FLOAT
+    assert list(pb.input) == ['x']
+    (src, _, data), = graph.in_edges('out', data=True)
+    assert src == 'call/cast' and data['out'] == 0
+
+
+def test_attribute_placeholder_of_a_partitioned_call_is_an_error():
+    graph = _graph(_generic_function_graph('PartitionedCall'))
+    with pytest.raises(Error, match=r'attribute "DstT" of node "call/cast" refers to "\$T", which the call does not set'):
+        inline_functions(graph)

@@ -137,11 +137,14 @@ def fold_constant_subgraphs(graph: Graph, limit: int) -> int:
         if nodes(node_id).get('op') in IDENTITY_LIKE:
             _bypass(graph, node_id)
 
+    out_adjacency = graph.out_adjacency
+
     def single_output(node_id):
         return len(values[node_id]) == 1 and all(
-            attrs.get('out', 0) == 0 for _, _, attrs in graph.out_edge_list(node_id, data_only=True))
+            attrs.get('out', 0) == 0 for keyed in out_adjacency(node_id).values() for attrs in keyed.values()
+            if not attrs.get('control_flow_edge'))
 
-    computed = {n for n in values if nodes(n).get('op') != 'Const'}
+    computed = [n for n in values if nodes(n).get('op') != 'Const']  # in the order computed
     replaceable = {n for n in computed if single_output(n)}
     boundaries = [n for n in computed if n in replaceable and
                   any(reader not in replaceable for reader in graph.consumer_ids(n))]

@@ -18,9 +18,9 @@ import logging as log
 
 from extensions.load.tf.loader import TFInputsOutputs, TFLoader, _is_tf
 from mo.front.loader_replacement import LoadReplacementPattern
-from mo.front.tf.node_def import add_input_edge, format_input, op_node_attrs
+from mo.front.tf.node_def import control_edge_attrs, data_edge_attrs, format_input, op_node_attrs
 from mo.front.tf.op_signatures import output_arg_offsets
-from mo.front.tf.proto import NodeDef
+from mo.front.tf.proto import FunctionDef, NodeDef
 from mo.graph.graph import Graph
 from mo.utils.error import Error
 
@@ -32,17 +32,21 @@ MAX_DEPTH = 64
 
 def _called_function(graph: Graph, node_id, functions: dict):
     """The FunctionDef a call node runs, or None when the node is not a function call."""
-    attrs = graph.nodes[node_id]
+    attrs = graph.node_attrs(node_id)
     pb = attrs.get('pb')
-    op = attrs.get('op')
     if pb is None or attrs.get('kind') != 'op':
         return None
+    return _function_of(attrs.get('op'), pb, functions, attrs.get('name', node_id))
+
+
+def _function_of(op: str, pb, functions: dict, name: str):
+    """The FunctionDef that a node of ``op`` (NodeDef ``pb``, node name ``name``) runs, or None."""
     if op in CALL_OPS:
-        name = pb.attr['f'].func.name if 'f' in pb.attr else ''
-        if name not in functions:
+        fname = pb.attr['f'].func.name if 'f' in pb.attr else ''
+        if fname not in functions:
             raise Error('Node "{}" ({}) calls function "{}", which the graph\'s function library does not define',
-                        attrs.get('name', node_id), op, name)
-        return functions[name]
+                        name, op, fname)
+        return functions[fname]
     return functions.get(op)
 
 
@@ -59,9 +63,24 @@ def _resolve_placeholders(pb: NodeDef, call_pb, where: str):
         attr.CopyFrom(call_pb.attr[source])
 
 
+#: a NodeDef bigger than this is not serialized to rule out placeholders (a constant's tensor, say)
+_SERIALIZED_CHECK_BYTES = 1 << 12
+
+
+def _has_placeholder(nd: NodeDef) -> bool:
+    """Whether an attribute of ``nd`` is a ``$name`` placeholder.
+
+    A placeholder is field 9 of an AttrValue, a string: its tag is the single byte 0x4A (``J``). Most NodeDefs
+    hold no such byte at all, and looking for it in the serialized node costs a fraction of reading each
+    attribute through the protobuf map; only the nodes that do hold it are read attribute by attribute."""
+    if nd.ByteSize() <= _SERIALIZED_CHECK_BYTES and b'J' not in nd.SerializeToString():
+        return False
+    return any(attr.WhichOneof('value') == 'placeholder' for attr in nd.attr.values())
+
+
 def inline_call(graph: Graph, call_id, fdef, functions: dict) -> list:
     """Replace call node ``call_id`` by a copy of ``fdef``'s body; returns the ids of the new nodes."""
-    call = graph.nodes[call_id]
+    call = graph.node_attrs(call_id)
     call_name = call.get('name', call_id)
     call_pb = call.get('pb')
     fname = fdef.signature.name
@@ -72,7 +91,7 @@ def inline_call(graph: Graph, call_id, fdef, functions: dict) -> list:
             raise Error('{}: input argument "{}" is a list of tensors, which mo does not inline', where, arg.name)
     data_inputs = {}
     control_sources = []
-    for src, _, data in graph.in_edges(call_id, data=True):
+    for src, _, data in graph.in_edge_list(call_id):
         if data.get('control_flow_edge'):
             control_sources.append(src)
         else:
@@ -84,15 +103,21 @@ def inline_call(graph: Graph, call_id, fdef, functions: dict) -> list:
         args[arg.name] = data_inputs[i]
 
     # copy the body's NodeDefs under the call's name
-    body = {}
-    for nd in fdef.node_def:
-        pb = NodeDef()
-        pb.CopyFrom(nd)
-        pb.name = '{}/{}'.format(call_name, nd.name)
-        if pb.name in graph:
-            raise Error('{}: a node named "{}" exists already', where, pb.name)
-        _resolve_placeholders(pb, call_pb if call.get('op') not in CALL_OPS else None, where)
-        body[nd.name] = pb
+    placeholder_source = call_pb if call.get('op') not in CALL_OPS else None
+    prefix = call_name + '/'
+    body, ids = {}, {}  # body node name -> its NodeDef copy, its node id (the copy's name)
+    # one copy of the whole body (upb copies a message tree at a fraction of the cost of a copy per node)
+    copied = FunctionDef()
+    copied.CopyFrom(fdef)
+    for pb in copied.node_def:
+        body_name = pb.name
+        name = pb.name = prefix + body_name
+        if name in graph:
+            raise Error('{}: a node named "{}" exists already', where, name)
+        if _has_placeholder(pb):
+            _resolve_placeholders(pb, placeholder_source, where)
+        body[body_name] = pb
+        ids[body_name] = name
     offsets = {}
 
     def resolve(text):
@@ -101,51 +126,59 @@ def inline_call(graph: Graph, call_id, fdef, functions: dict) -> list:
             name = text[1:]
             if name not in body:
                 raise Error('{}: control input "{}" names no node of the body', where, text)
-            return body[name].name, None
+            return ids[name], None
         parts = text.split(':')
         if parts[0] in args and len(parts) <= 2:
             if len(parts) == 2 and parts[1] != '0':
                 raise Error('{}: input "{}" indexes a single-tensor argument', where, text)
             return args[parts[0]]
-        if parts[0] not in body:
+        node_id = ids.get(parts[0])
+        if node_id is None:
             raise Error('{}: input "{}" names neither an argument nor a node of the body', where, text)
-        pb = body[parts[0]]
         if len(parts) == 1:
-            return pb.name, 0
-        if pb.name not in offsets:
-            offsets[pb.name] = output_arg_offsets(pb, functions, where)
+            return node_id, 0
+        table = offsets.get(node_id)
+        if table is None:
+            pb = body[parts[0]]
+            table = offsets[node_id] = output_arg_offsets(pb, functions, where)
         out_arg = parts[1]
         index = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
-        if out_arg not in offsets[pb.name]:
-            raise Error('{}: input "{}": op {} has no output argument "{}"', where, text, pb.op, out_arg)
-        first, count = offsets[pb.name][out_arg]
+        if out_arg not in table:
+            raise Error('{}: input "{}": op {} has no output argument "{}"', where, text, body[parts[0]].op, out_arg)
+        first, count = table[out_arg]
         if index >= count:
             raise Error('{}: input "{}": output argument "{}" has {} tensor(s)', where, text, out_arg, count)
-        return pb.name, first + index
+        return node_id, first + index
 
-    new_ids = []
-    for pb in body.values():
-        graph.add_node(pb.name, **op_node_attrs(pb))
-        new_ids.append(pb.name)
-    for pb in body.values():
+    new_ids = list(ids.values())
+    graph.add_new_nodes((ids[body_name], op_node_attrs(pb, name=ids[body_name])) for body_name, pb in body.items())
+    # a source's name as a NodeDef input names it: the call's inputs are outside nodes, a body node's id is its name
+    outside_names = {source: graph.node_attrs(source).get('name', source) for source in control_sources}
+    outside_names.update((source, graph.node_attrs(source).get('name', source)) for source, _ in args.values())
+    edges = []
+    for body_name, pb in body.items():
+        target = ids[body_name]
         resolved = [resolve(text) for text in pb.input]
+        texts = []
         data_position = control_position = 0
         for source, port in resolved:
             if port is None:
-                add_input_edge(graph, source, pb.name, None, control_position)
+                edges.append((source, target, control_edge_attrs(control_position)))
                 control_position += 1
             else:
-                add_input_edge(graph, source, pb.name, port, data_position)
+                edges.append((source, target, data_edge_attrs(port, data_position)))
                 data_position += 1
+            texts.append(format_input(outside_names.get(source, source), port))
         # keep the NodeDef's input strings true to the graph (the GraphDef writer reads the edges,
         # but a reader of pb.input should not see names of the function body)
         del pb.input[:]
-        pb.input.extend(format_input(graph.nodes[s].get('name', s), p) for s, p in resolved)
         # control inputs of the call hold for the nodes that start the body
-        if not pb.input:
+        if not texts:
             for position, src in enumerate(control_sources):
-                add_input_edge(graph, src, pb.name, None, position)
-                pb.input.append(format_input(graph.nodes[src].get('name', src), None))
+                edges.append((src, target, control_edge_attrs(position)))
+                texts.append(format_input(outside_names[src], None))
+        pb.input.extend(texts)
+    graph.add_new_edges(edges)
 
     # output k of the call: the k-th output argument, through the function's ``ret`` map
     outputs = []
@@ -155,13 +188,13 @@ def inline_call(graph: Graph, call_id, fdef, functions: dict) -> list:
         if arg.name not in fdef.ret:
             raise Error('{}: output argument "{}" has no value in the function\'s "ret"', where, arg.name)
         outputs.append(resolve(fdef.ret[arg.name]))
-    for _, dst, key, data in list(graph.out_edges(call_id, keys=True, data=True)):
+    for dst, _, data in graph.out_edge_list(call_id):
         if data.get('control_flow_edge'):
             continue  # control dependencies on the call are dropped with it: inference has no side effects
         port = data.get('out', 0)
         if port >= len(outputs):
             raise Error('{}: node "{}" reads output {}, but the function has {} output(s)', where,
-                        graph.nodes[dst].get('name', dst), port, len(outputs))
+                        graph.node_attrs(dst).get('name', dst), port, len(outputs))
         source, source_port = outputs[port]
         graph.add_edge(source, dst, **dict(data, out=source_port))
     graph.remove_node(call_id)

@@ -38,9 +38,20 @@ def static_shape(attrs: dict) -> Optional[Tuple[tuple, int]]:
 
 def data_inputs(graph, node_id) -> list:
     """``(source, out_port, in_port)`` of the data inputs of ``node_id``, by input position."""
-    edges = [(u, attrs.get('out', 0), attrs['in']) for u, _, attrs in graph.in_edge_list(node_id, data_only=True)]
-    edges.sort(key=lambda e: e[2])
+    edges = [(u, attrs.get('out', 0), attrs['in']) for u, keyed in graph.in_adjacency(node_id).items()
+             for attrs in keyed.values() if not attrs.get('control_flow_edge')]
+    if len(edges) > 1:
+        edges.sort(key=_in_port)
     return edges
+
+
+def _in_port(edge) -> int:
+    return edge[2]
+
+
+def _data_input_count(graph, node_id) -> int:
+    return sum(1 for keyed in graph.in_adjacency(node_id).values() for attrs in keyed.values()
+               if not attrs.get('control_flow_edge'))
 
 
 def data_outputs(graph, node_id) -> list:
@@ -80,25 +91,29 @@ def _drain(graph, ready, remaining, pending=None, foldable_now=None) -> list:
     wait for (``remaining``; a reader not in it is counted by ``pending`` first, or skipped without it), and one
     that waits for none (and passes ``foldable_now``, when given) is ready in turn. Returns the order taken."""
     order = []
+    out_adjacency = graph.out_adjacency  # the edges read in place: this walk visits every constant of a model
     while ready:
         node_id = ready.popleft()
         order.append(node_id)
-        for consumer, _, _ in data_outputs(graph, node_id):
-            count = remaining.get(consumer)
-            if count is None:
-                if pending is None:
+        for consumer, keyed in out_adjacency(node_id).items():
+            for attrs in keyed.values():
+                if attrs.get('control_flow_edge'):
                     continue
-                count = pending(consumer)
-            remaining[consumer] = count = count - 1
-            if count == 0 and (foldable_now is None or foldable_now(consumer)):
-                ready.append(consumer)
+                count = remaining.get(consumer)
+                if count is None:
+                    if pending is None:
+                        continue
+                    count = pending(consumer)
+                remaining[consumer] = count = count - 1
+                if count == 0 and (foldable_now is None or foldable_now(consumer)):
+                    ready.append(consumer)
     return order
 
 
 def _pending_inputs(graph, node_id, attrs, static_shapes, shape_only) -> int:
     """How many data inputs of ``node_id`` must be constant for it to be (recording its shape-only sources)."""
     if not (static_shapes and attrs.get('op') in SHAPE_OPS):
-        return len(graph.in_edge_list(node_id, data_only=True))
+        return _data_input_count(graph, node_id)
     count = 0
     for source, _, _ in data_inputs(graph, node_id):
         if static_shape(graph.node_attrs(source)) is not None:
@@ -168,7 +183,7 @@ def compute_values(graph, order: list, shape_only: Dict[str, Set[str]], limit: i
             continue
         edges = data_inputs(graph, node_id)
         shape_sources = shape_only.get(node_id, ())
-        if any(source in failed for source, _, _ in edges if source not in shape_sources):
+        if failed and any(source in failed for source, _, _ in edges if source not in shape_sources):
             failed.add(node_id)
             continue
         inputs = _inputs(graph, node_id, edges, values, shape_sources, report)
