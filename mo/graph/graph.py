@@ -139,11 +139,10 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             bucket = index.get(value)
         except TypeError:  # an unhashable value is simply not indexed
             return
-        # a value held by one node (every name, most of the time) keeps its id in a 1-tuple, a quarter
-        # of a set's memory, and a name its str id itself (no tuple at all: a model has one name per node);
-        # the second node with the value turns the bucket into a dict of ids (keys, values None): half a set's
-        # memory for the op and type buckets of a million nodes (a set keeps its table under 60% full, 16 bytes
-        # a slot; a dict's table of 4-byte slots points into entries it keeps two thirds full)
+        # a value held by one node (every name, most of the time) keeps its id in a 1-tuple, and a name its str id
+        # itself (a model has one name per node); the second node with the value turns the bucket into a dict of ids
+        # (values None): half a set's memory (a set keeps its table of 16-byte slots under 60% full; a dict's table
+        # of 4-byte slots points into entries it keeps two thirds full)
         if bucket is None:
             index[value] = node_id if key == 'name' and type(node_id) is str else (node_id,)
         elif type(bucket) is tuple or type(bucket) is str:
