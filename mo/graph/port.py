@@ -41,51 +41,14 @@ def data_node_attrs(data_id, record=None) -> dict:
     return attrs
 
 
-class _SharedPortRecord(dict):
-    """The port-table entry of a port that is declared and nothing more, ``{'control_flow': False}``: one
-    read-only instance shared by every such port (a model has one per op input and output; a dict each cost
-    184 bytes). Reading it is reading a dict; a write raises, as writing it would change every port at once:
-    code that records something on a port (``Port.tensor(create=True)``) first puts a copy of its own in the
-    table (``writable_port_record``). Copies and pickles stay the shared instance."""
+class _ReadOnlyShared(dict):
+    """A dict one instance of which many nodes share: reading it is reading a dict, a write raises (it would change
+    every holder at once; ``_MESSAGE`` says what to do instead), and copies and pickles stay the shared instance."""
     __slots__ = ()
+    _MESSAGE = ''
 
     def _read_only(self, *args, **kwargs):
-        raise TypeError('the shared record of a plain port is read-only: put a dict of its own in the port table '
-                        '(mo.graph.port.writable_port_record)')
-
-    __setitem__ = __delitem__ = update = setdefault = popitem = clear = __ior__ = _read_only
-
-    def pop(self, key, *default):
-        if key in self:
-            self._read_only()
-        if default:
-            return default[0]
-        raise KeyError(key)
-
-    def __copy__(self):
-        return self
-
-    def __deepcopy__(self, memo):
-        return self
-
-    def __reduce__(self):
-        return 'PLAIN_PORT_RECORD'  # pickled by reference: unpickled, it is the shared instance again
-
-
-#: the record of a declared port with nothing on it (see ``_SharedPortRecord``)
-PLAIN_PORT_RECORD = _SharedPortRecord(control_flow=False)
-
-
-class _SharedPortTable(dict):
-    """The input-port table of an op created with its ports declared and nothing more, ``{0: plain record, 1: ...}``:
-    one read-only instance per port count, shared by every such op (rules and lowerings make ops by the hundred
-    thousand; a table each cost 228 bytes). Reading it is reading a dict; a write raises: code that changes an
-    op's ports takes a table of its own first (``own_port_table``). Copies and pickles stay the shared instance."""
-    __slots__ = ()
-
-    def _read_only(self, *args, **kwargs):
-        raise TypeError('the shared table of plain input ports is read-only: put a table of its own in the node '
-                        '(mo.graph.port.own_port_table)')
+        raise TypeError(self._MESSAGE)
 
     __setitem__ = __delitem__ = update = popitem = clear = __ior__ = _read_only
 
@@ -106,6 +69,33 @@ class _SharedPortTable(dict):
 
     def __deepcopy__(self, memo):
         return self
+
+
+class _SharedPortRecord(_ReadOnlyShared):
+    """The port-table entry of a port that is declared and nothing more, ``{'control_flow': False}``: one
+    read-only instance shared by every such port (a model has one per op input and output; a dict each cost
+    184 bytes). Code that records something on a port (``Port.tensor(create=True)``) first puts a copy of its
+    own in the table (``writable_port_record``)."""
+    __slots__ = ()
+    _MESSAGE = ('the shared record of a plain port is read-only: put a dict of its own in the port table '
+                '(mo.graph.port.writable_port_record)')
+
+    def __reduce__(self):
+        return 'PLAIN_PORT_RECORD'  # pickled by reference: unpickled, it is the shared instance again
+
+
+#: the record of a declared port with nothing on it (see ``_SharedPortRecord``)
+PLAIN_PORT_RECORD = _SharedPortRecord(control_flow=False)
+
+
+class _SharedPortTable(_ReadOnlyShared):
+    """The input-port table of an op created with its ports declared and nothing more, ``{0: plain record, 1: ...}``:
+    one read-only instance per port count, shared by every such op (rules and lowerings make ops by the hundred
+    thousand; a table each cost 228 bytes). Code that changes an op's ports takes a table of its own first
+    (``own_port_table``)."""
+    __slots__ = ()
+    _MESSAGE = ('the shared table of plain input ports is read-only: put a table of its own in the node '
+                '(mo.graph.port.own_port_table)')
 
     def __reduce__(self):
         return plain_port_table, (len(self),)
