@@ -105,11 +105,10 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         if self.edited is not None and key in ('op', 'type'):
             self.edited.add(node_id)  # a node that stops being a Result may leave dead code behind
         if key == 'kind':
-            counts = self._kind_count
             if old is not None:
-                counts[old] -= 1
+                self._kind_count[old] -= 1
             if new is not None:
-                counts[new] = counts.get(new, 0) + 1
+                self._index_add(node_id, key, new)
             return
         if old is not None:
             if key == 'sub_graphs':
