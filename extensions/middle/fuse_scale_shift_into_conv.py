@@ -12,6 +12,7 @@ from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern
 from mo.ops.const import feed_constant
+from mo.utils.ufunc_halves import UfuncBatch
 from extensions.middle.transpose_sinking import TransposeSinking
 
 CONV_OPS = ('Convolution', 'GroupConvolution')
@@ -68,10 +69,13 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
         return [TransposeSinking]
 
     def find_and_replace_pattern(self, graph: Graph):
+        # the scaled weights are filled in one batch on two cores: nothing reads them before it runs
+        scalings = UfuncBatch()
         for op in CONV_OPS:
             for conv in graph.get_op_nodes(op=op):
-                while conv.id in graph and self._fuse_next(graph, conv):
+                while conv.id in graph and self._fuse_next(graph, conv, scalings):
                     self.match_count += 1
+        scalings.run()
         for op in CONV_OPS:
             for conv in graph.get_op_nodes(op=op):
                 self._merge_adds(graph, conv)
@@ -99,7 +103,7 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
             adds.append((nxt, operand[0], values))
             node = nxt
 
-    def _fuse_next(self, graph: Graph, conv: Node) -> bool:
+    def _fuse_next(self, graph: Graph, conv: Node, scalings: UfuncBatch) -> bool:
         weights = conv.in_port(1).data.get_value()
         if weights is None:
             return False
@@ -113,8 +117,9 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
             factor = scale.reshape((-1,) + (1,) * (weights.ndim - 1))
         # the weights are usually a transposed view of TF's layout: the product keeps their memory
         # order (a fast sequential pass; the IR writer's thread makes the C-order copy while it
-        # writes), and copy=False spares a copy when the product has the weights' dtype (usual)
-        scaled = np.multiply(weights, factor, order='K').astype(weights.dtype, copy=False)
+        # writes). It is computed in the inputs' common type and stored in the weights' type.
+        scaled = np.empty_like(weights, order='K')
+        scalings.add(np.multiply, (weights, factor), scaled)
         _replace_const_input(conv, 1, scaled, '/weights_scaled')
         for add, data_port, bias in adds:
             old = add.in_port(1 - data_port).data.get_value()
