@@ -326,8 +326,8 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
                 del pred[consumer][op_id]
             data_id = data_nodes[attrs.get('out', 0)][0]
             moved = succ[data_id].get(consumer)
-            if moved is None:
-                moved = succ[data_id][consumer] = pred[consumer][data_id] = {}
+            if moved is None:  # the key dict just emptied, if any, is reused: one dict less to make and free
+                moved = succ[data_id][consumer] = pred[consumer][data_id] = {} if keydict else keydict
             new_key = len(moved)
             while new_key in moved:
                 new_key += 1
