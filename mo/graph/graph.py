@@ -29,6 +29,7 @@ from mo.graph.legacy_api import (LegacyGraphAPI, dict_includes_compare_attrs, ge
                                   set_edge_attribute_between_nodes)
 from mo.graph.node import Node, dict_includes, fast_node, rename_node, rename_nodes, replace_node
 from mo.graph.node_attrs import INDEXED, INDEXED_ATTRS, IndexedAttrs
+from mo.graph.port import keep_out_record, keep_out_records
 from mo.utils.error import Error
 
 nx = import_networkx()
@@ -339,33 +340,33 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
             edited.add(op_id)
         self._clear_networkx_cache()
 
+    # before an op's edge to a data node goes, the op's record of that output moves into its table (keep_out_record)
     def remove_node(self, n):
         self.version += 1
         self._in_port_index.pop(n, None)
         self._note_removal(n)
+        if n in self._node:
+            keep_out_records(self, n)
         self._unindex_node(n)
         super().remove_node(n)
 
-    def remove_edge(self, u, v, key=None):
+    def remove_edge(self, u, v, key=None):  # networkx's remove_edges_from calls it for each edge
         self.version += 1
         if self.edited is not None:
             self.edited.update((u, v))
+        keyed = self._succ.get(u, {}).get(v)
+        if keyed and (key in keyed or key is None):
+            keep_out_record(self, u, v, next(reversed(keyed)) if key is None else key)  # None: networkx's last
         super().remove_edge(u, v, key)
-
-    def remove_edges_from(self, ebunch):
-        self.version += 1
-        if self.edited is not None:
-            ebunch = list(ebunch)
-            for edge in ebunch:
-                self.edited.update(edge[:2])
-        super().remove_edges_from(ebunch)
 
     def remove_nodes_from(self, nodes):
         self.version += 1
         nodes = [n for n in nodes if n in self._node]
+        dying = set(nodes) if len(nodes) > 1 else nodes
         for n in nodes:
             self._in_port_index.pop(n, None)
             self._note_removal(n)
+            keep_out_records(self, n, dying)
             self._unindex_node(n)
         super().remove_nodes_from(nodes)
 

@@ -26,15 +26,20 @@ def add_data_node(graph, node_id, port: int, data_id) -> None:
     """Give output ``port`` of op ``node_id`` the data node ``data_id`` (no edge yet). The tensor's record moves
     onto it: the data node's attribute dict becomes the port-table entry too, so the record has one home,
     which outlives the data node (an unused model input's names survive its data node's clean-up)."""
-    table = graph._node[node_id].setdefault('_out_ports', {})
-    graph.add_node(data_id, **data_node_attrs(data_id, table.get(port)))
-    table[port] = graph._node[data_id]
+    attrs = graph._node[node_id]
+    table = attrs.get('_out_ports')
+    record = table.get(port) if table else None
+    graph.add_node(data_id, **data_node_attrs(data_id, record))
+    if port == 0 and type(table) is _SharedPortTable and len(table) == 1:
+        attrs['_out_ports'] = data_node_port_table(1)  # the usual op: its one output's record is the data node
+    else:
+        own_port_table(attrs, '_out_ports')[port] = graph._node[data_id]
 
 
 def data_node_attrs(data_id, record=None) -> dict:
     """The attributes of a new data node ``data_id`` for a tensor whose record (a port-table entry) is ``record``."""
     attrs = {'kind': 'data', 'name': data_id, 'shape': None, 'value': None}
-    if record and record is not PLAIN_PORT_RECORD:  # most ports: the shared plain record, no tensor keys
+    if record and type(record) is not _SharedPortRecord:  # most ports: the shared plain record, no tensor keys
         for key in TENSOR_KEYS:
             if key in record:
                 attrs[key] = record[key]
@@ -81,11 +86,17 @@ class _SharedPortRecord(_ReadOnlyShared):
                 '(mo.graph.port.writable_port_record)')
 
     def __reduce__(self):
-        return 'PLAIN_PORT_RECORD'  # pickled by reference: unpickled, it is the shared instance again
+        # pickled by reference: unpickled, it is the shared instance again
+        return 'ON_DATA_NODE' if self is ON_DATA_NODE else 'PLAIN_PORT_RECORD'
 
 
 #: the record of a declared port with nothing on it (see ``_SharedPortRecord``)
 PLAIN_PORT_RECORD = _SharedPortRecord(control_flow=False)
+#: the entry of an output port whose record is the attribute dict of its data node (middle and back phases):
+#: readers find that dict through the port's edge, and when the data node loses its producer edge the graph
+#: puts the dict itself in the op's table (``keep_out_records``), so the record outlives the data node as before.
+#: Until then ops share one table of these per port count instead of a table each (224 bytes an op).
+ON_DATA_NODE = _SharedPortRecord(control_flow=False)
 
 
 class _SharedPortTable(_ReadOnlyShared):
@@ -94,22 +105,51 @@ class _SharedPortTable(_ReadOnlyShared):
     thousand; a table each cost 228 bytes). Code that changes an op's ports takes a table of its own first
     (``own_port_table``)."""
     __slots__ = ()
-    _MESSAGE = ('the shared table of plain input ports is read-only: put a table of its own in the node '
+    _MESSAGE = ('a shared port table is read-only: put a table of its own in the node '
                 '(mo.graph.port.own_port_table)')
 
     def __reduce__(self):
-        return plain_port_table, (len(self),)
+        on_data_nodes = any(record is ON_DATA_NODE for record in self.values())
+        return (data_node_port_table if on_data_nodes else plain_port_table), (len(self),)
 
 
-_PLAIN_TABLES = {}
+_SHARED_TABLES = {}
 
 
 def plain_port_table(count: int) -> dict:
     """The shared read-only port table of ``count`` declared plain ports (see ``_SharedPortTable``)."""
-    table = _PLAIN_TABLES.get(count)
+    return _shared_table(count, PLAIN_PORT_RECORD)
+
+
+def data_node_port_table(count: int) -> dict:
+    """The shared read-only output-port table of ``count`` ports whose records are their data nodes."""
+    return _shared_table(count, ON_DATA_NODE)
+
+
+def _shared_table(count: int, record) -> dict:
+    table = _SHARED_TABLES.get((count, record is ON_DATA_NODE))
     if table is None:
-        table = _PLAIN_TABLES[count] = _SharedPortTable(dict.fromkeys(range(count), PLAIN_PORT_RECORD))
+        table = _SHARED_TABLES[count, record is ON_DATA_NODE] = _SharedPortTable(dict.fromkeys(range(count), record))
     return table
+
+
+def keep_out_records(graph, data_id, dying=()) -> None:
+    """Before data node ``data_id`` goes: each producer not in ``dying`` whose record of it is ``ON_DATA_NODE``
+    gets the data node's attribute dict in its port table."""
+    for op_id, keyed in graph._pred[data_id].items():
+        if op_id not in dying:
+            for key in keyed:
+                keep_out_record(graph, op_id, data_id, key)
+
+
+def keep_out_record(graph, op_id, data_id, key) -> None:
+    """Before edge ``(op_id, data_id, key)`` goes: if it is the edge from an op to the data node that holds the
+    op's record of that output (``ON_DATA_NODE``), the data node's attribute dict goes in the op's port table."""
+    table = graph._node[op_id].get('_out_ports')
+    if table:
+        port = graph._succ[op_id][data_id][key].get('out')
+        if table.get(port) is ON_DATA_NODE and graph._node[data_id].get('kind') == 'data':
+            own_port_table(graph._node[op_id], '_out_ports')[port] = graph._node[data_id]
 
 
 def own_port_table(attrs: dict, key: str) -> dict:

@@ -11,7 +11,7 @@ import numpy as np
 from mo.front.common.partial_infer.elemental import broadcast_shapes
 from mo.graph.author_view import author_call, is_author_code
 from mo.graph.graph import Graph, Node
-from mo.graph.port import data_node_attrs
+from mo.graph.port import data_node_attrs, data_node_port_table, own_port_table
 from mo.middle.replacement import MiddleReplacementPattern
 from mo.ops.activation_ops import Activation
 from mo.ops.const import Const
@@ -50,13 +50,25 @@ def create_data_nodes(graph: Graph):
                 if port not in read:
                     unread.append(data_id)
             insert_data_nodes(node_id, data_nodes, out_edges)
-            for port, (data_id, _) in data_nodes.items():
-                records[port] = node_attrs(data_id)  # the tensor's record is its data node (see add_data_node)
+            if _all_on_data_nodes(records, data_nodes):
+                data['_out_ports'] = data_node_port_table(len(data_nodes))
+            else:
+                records = own_port_table(data, '_out_ports')
+                for port, (data_id, _) in data_nodes.items():
+                    records[port] = node_attrs(data_id)  # the tensor's record is its data node (see add_data_node)
     finally:
         graph.edited = outer_edits
         if outer_edits is not None:
             outer_edits.update(unread)
     graph.stage = 'middle'
+
+
+def _all_on_data_nodes(records: dict, data_nodes: dict) -> bool:
+    """Whether the op's outputs are ports 0..n-1, each with a data node now, none a control-flow port: its records
+    can all be its data nodes' dicts (``ON_DATA_NODE``)."""
+    count = len(data_nodes)
+    return (records.keys() <= data_nodes.keys() and all(port in data_nodes for port in range(count))
+            and not any(record.get('control_flow') for record in records.values() if record))
 
 
 def inputs_ready(node: Node) -> bool:

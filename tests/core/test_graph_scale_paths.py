@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from mo.graph.graph import Graph
+from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import create_data_nodes
 from mo.utils.error import Error
 
@@ -33,7 +33,11 @@ def _random_front_graph(seed: int) -> Graph:
 
 
 def _adjacency(graph: Graph):
-    return ([(n, dict(d)) for n, d in graph.node_items()],
+    """Nodes, attributes and edges in order; of a port table only its ports (where a record lives is checked by
+    ``_records_are_data_nodes``)."""
+    def attrs(d):
+        return {k: sorted(v) if k == '_out_ports' else v for k, v in d.items()}
+    return ([(n, attrs(d)) for n, d in graph.node_items()],
             [(u, [(v, list(keyed.items())) for v, keyed in graph._succ[u].items()]) for u in graph],
             [(v, [(u, list(keyed.items())) for u, keyed in graph._pred[v].items()]) for v in graph])
 
@@ -63,9 +67,22 @@ def test_data_nodes_are_wired_as_the_plain_edits_wire_them(seed):
     _data_nodes_by_plain_edits(plain)
     assert _adjacency(fast) == _adjacency(plain)
     assert fast.topological_ids() == plain.topological_ids()
-    for node_id, data in fast.node_items():  # each port's record is its data node's own dict
-        for port, record in (data.get('_out_ports') or {}).items():
-            assert record is fast.node_attrs('{}/out{}'.format(node_id, port) if port else '{}/out'.format(node_id))
+    _records_are_data_nodes(fast)
+
+
+def _records_are_data_nodes(graph: Graph):
+    """Each output's record, as the port API finds it, is its data node's own dict; and stays so (in the op's
+    table) once the data node is removed."""
+    for node_id, data in list(graph.node_items()):
+        for port in list(data.get('_out_ports') or {}):
+            data_attrs = graph.node_attrs('{}/out{}'.format(node_id, port) if port else '{}/out'.format(node_id))
+            assert Node(graph, node_id).out_port(port).tensor() is data_attrs
+    for data_id in [n for n, d in graph.node_items() if d.get('kind') == 'data']:
+        data_attrs = graph.node_attrs(data_id)
+        producer, edge = next((u, attrs) for u, _, attrs in graph.in_edges(data_id, data=True))
+        graph.remove_node(data_id)
+        assert graph.node_attrs(producer)['_out_ports'][edge['out']] is data_attrs
+        assert Node(graph, producer).out_port(edge["out"]).tensor() is data_attrs
 
 
 def _order_by_one_heap(graph: Graph) -> list:
