@@ -338,11 +338,10 @@ class Port:
         data_id = self._data_id(create=create and self._through_data_nodes())
         if data_id is not None and graph._node[data_id].get('kind') == 'data':
             return graph._node[data_id]
-        table = self.node._port_table('out')
-        record = table.get(self.idx)
+        record = self.node._port_table('out').get(self.idx)
         if create or type(record) is _SharedPortRecord:
             # the shared plain record is never handed out: callers write into the record they get
-            return writable_port_record(table, self.idx)
+            return writable_port_record(self.node._own_port_table('out'), self.idx)
         return record
 
     # ----- navigation --------------------------------------------------------------------
@@ -594,7 +593,7 @@ class Port:
                         first_reader = reader
         if first_reader is not None and graph._node[first_reader].get('kind') == 'data':
             return None  # a data node in a front-phase graph (an author's): its dict is the record
-        return writable_port_record(self.node._port_table('out'), idx)
+        return writable_port_record(self.node._own_port_table('out'), idx)
 
     def _own_tensor_names(self) -> list:
         """The names mo's own steps gave this output (``tensor_names``, without the debug records)."""

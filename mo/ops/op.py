@@ -9,7 +9,7 @@ import logging as log
 from types import MethodType
 
 from mo.graph.graph import Graph, Node
-from mo.graph.port import DEBUG_INFO, PLAIN_PORT_RECORD, plain_port_table
+from mo.graph.port import DEBUG_INFO, plain_port_table
 from mo.utils.class_registration import is_builtin
 from mo.utils.error import Error
 
@@ -101,7 +101,7 @@ class Op:
         in_count = new_attrs.get('in_ports_count')
         out_count = new_attrs.get('out_ports_count', 1 if new_attrs.get('op') != 'Result' else 0)
         new_attrs['_in_ports'] = plain_port_table(in_count or 0)  # shared until the op's ports change
-        new_attrs['_out_ports'] = dict.fromkeys(range(out_count or 0), PLAIN_PORT_RECORD)
+        new_attrs['_out_ports'] = plain_port_table(out_count or 0)
         new_attrs.setdefault('_op_class', type(self))
         graph.add_node(node_id, **new_attrs)
         return Node(graph, node_id)

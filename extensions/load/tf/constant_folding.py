@@ -29,7 +29,8 @@ from mo.utils.shape import max_constant_bytes
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import dtypes, folding, kernels
 from mo.graph.graph import Graph, Node
-from mo.graph.port import DEBUG_INFO, add_names_to_record as add_names, port_record, writable_port_record
+from mo.graph.port import DEBUG_INFO, add_names_to_record as add_names, own_port_table, port_record, \
+    writable_port_record
 
 #: TF types whose tensors the kernels and the rest of mo hold as plain numpy values (bfloat16
 #: and the quantized types are bit patterns of another numpy type; strings are objects)
@@ -95,10 +96,7 @@ def _bypass(graph: Graph, node_id) -> None:
 def _writable_out_record(graph: Graph, node_id, port: int) -> dict:
     """The port-table record of output ``port`` of ``node_id`` made writable, as ``out_port(port).tensor(True)``
     makes it in the front phase when no data node is behind the port."""
-    attrs = graph.node_attrs(node_id)
-    table = attrs.get('_out_ports')
-    if table is None:
-        table = attrs['_out_ports'] = {}
+    table = own_port_table(graph.node_attrs(node_id), '_out_ports')
     table.setdefault(port, port_record())
     return writable_port_record(table, port)
 

@@ -11,7 +11,7 @@ from mo.front.tf.loader import graph_def_to_graph
 from mo.front.tf.op_signatures import output_arg_offsets, output_arg_table
 from mo.front.tf.wire import const_contents
 from mo.graph.graph import Graph, Node
-from mo.graph.port import DEBUG_INFO, add_names_to_record, writable_port_record
+from mo.graph.port import DEBUG_INFO, add_names_to_record, own_port_table, writable_port_record
 from mo.ops.result import Result
 from mo.utils.class_registration import is_builtin
 from mo.utils.error import Error, UsageError
@@ -404,9 +404,7 @@ def _name_outputs_first(node_attrs: dict, node_name: str, ports) -> None:
     """Put TF's names of outputs ``ports`` of a node (see ``tf_tensor_names``) before the tensor names of their
     port records: what ``Port.add_tensor_names(names, first=True)`` does to a front-phase output whose edges
     hold no fw_tensor_debug_info records."""
-    table = node_attrs.get('_out_ports')
-    if table is None:
-        table = node_attrs['_out_ports'] = {}
+    table = own_port_table(node_attrs, '_out_ports')
     for port in sorted(ports):
         names = [node_name, node_name + ':0'] if port == 0 else ['{}:{}'.format(node_name, port)]
         if table.get(port) is None:  # the record ``Node.out_port`` makes, written to: a dict of its own

@@ -24,7 +24,7 @@ from mo.front.onnx.proto import ModelProto, coerce
 from mo.front.onnx.sparse import sparse_to_dense
 from mo.front.onnx.tensor import ExternalData, tensor_to_numpy
 from mo.graph.graph import Graph, Node
-from mo.graph.port import writable_port_record
+from mo.graph.port import own_port_table, writable_port_record
 from mo.utils.error import Error
 
 #: the default domain's names
@@ -156,7 +156,7 @@ def protobuf2nx(graph: Graph, loaded, outer_tensors=None) -> Graph:
             raise Error('Tensor "{}" is produced twice in the ONNX graph ("{}" and "{}")', name,
                         graph.nodes[tensors[name][0]].get('name'), what)
         tensors[name] = (node_id, port)
-        writable_port_record(graph.nodes[node_id].setdefault('_out_ports', {}), port)['tensor_names'] = [name]
+        writable_port_record(own_port_table(graph.nodes[node_id], '_out_ports'), port)['tensor_names'] = [name]
 
     for index, tensor in enumerate(onnx_graph.initializer):
         if not tensor.name:
