@@ -86,7 +86,9 @@ class Node:
         del self.graph._node[self.id][key]
 
     def __contains__(self, key):
-        return key in self.graph._node[self.id] or (key == DEBUG_INFO and bool(self._debug_info()))
+        attrs = self.graph._node[self.id]
+        return key in attrs or (key == DEBUG_INFO and bool(self._debug_info())) or \
+            (key == 'value' and attrs.get('kind') == 'data')
 
     def __eq__(self, other):
         return isinstance(other, Node) and other.graph is self.graph and other.id == self.id
@@ -120,8 +122,11 @@ class Node:
 
     def soft_get(self, key, default='<UNKNOWN>'):
         """The attribute's value, or ``default`` when the node has no such attribute."""
-        value = self.graph._node[self.id].get(key, _MISSING)
+        attrs = self.graph._node[self.id]
+        value = attrs.get(key, _MISSING)
         if value is _MISSING:
+            if key == 'value' and attrs.get('kind') == 'data':
+                return None  # a data node's value is None until set (``IndexedAttrs.__missing__``)
             derived = self._debug_info() if key == DEBUG_INFO else None
             return derived if derived else default
         return value

@@ -38,7 +38,8 @@ def add_data_node(graph, node_id, port: int, data_id) -> None:
 
 def data_node_attrs(data_id, record=None) -> dict:
     """The attributes of a new data node ``data_id`` for a tensor whose record (a port-table entry) is ``record``."""
-    attrs = {'kind': 'data', 'name': data_id, 'shape': None, 'value': None}
+    # no 'value' key: a data node's value reads as None until one is set (``IndexedAttrs.__missing__``)
+    attrs = {'kind': 'data', 'name': data_id, 'shape': None}
     if record and type(record) is not _SharedPortRecord:  # most ports: the shared plain record, no tensor keys
         for key in TENSOR_KEYS:
             if key in record:

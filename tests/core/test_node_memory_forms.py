@@ -192,3 +192,24 @@ def test_insertion_ranks_survive_copies_and_order_sorts_and_topological_ties():
     graph.remove_node('c')
     graph.add_node('c', kind='op', op='Const')  # added again: now the last one
     assert graph.in_insertion_order(['c', 'a', 'b']) == ['a', 'b', 'c']
+
+
+def test_a_data_node_without_a_value_key_reads_as_the_model_optimizers_value_none():
+    graph = build_graph([('x', 'Parameter', {'shape': np.array([2])}), ('t', 'Tanh'), ('out', 'Result')],
+                        [('x', 't'), ('t', 'out')])
+    create_data_nodes(graph)
+    tanh = Node(graph, 't')
+    data = tanh.out_node(0)
+    assert 'value' not in graph.node_attrs(data.id)  # the compact form
+    assert data.value is None and data['value'] is None and data.soft_get('value') is None
+    assert graph.nodes[data.id]['value'] is None and graph.nodes[data.id].get('value') is None
+    assert 'value' in data and data.has('value') and not data.has_valid('value')
+    assert tanh.out_port(0).data.get_value() is None
+    tanh.out_port(0).data.set_value(np.array([0.5, 1.0], np.float32))
+    assert data.value.tolist() == [0.5, 1.0] and data.has_valid('value')
+    # an op keeps the plain dict behaviour: a missing key is missing
+    with pytest.raises(AttributeError):
+        tanh.value
+    with pytest.raises(KeyError):
+        graph.nodes['t']['value']
+    assert tanh.soft_get('value') == '<UNKNOWN>' and 'value' not in tanh
