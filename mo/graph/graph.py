@@ -8,11 +8,9 @@ Middle and back phases: op and data nodes alternate. An op's output port ``k`` f
 node through an edge with ``out=k``; the data node feeds consumers through edges with ``in=i``.
 A data node holds the tensor's ``shape`` and, when known, its ``value``.
 
-Nodes are indexed by ``op``, ``type``, ``kind`` and ``name`` (value -> the ids holding it: a 1-tuple or
-a set), so ``get_op_nodes(op='Pack')`` costs time
-in the number of Pack nodes, not in the size of the graph. The index stays right however an
-attribute is written (``node.op = x``, ``node['op'] = x``, ``graph.nodes[n]['op'] = x``),
-because node attribute dicts report writes to the indexed keys (``mo.graph.node_attrs``).
+Nodes are indexed by ``op``, ``type``, ``kind`` and ``name``, so ``get_op_nodes(op='Pack')`` costs time in
+the number of Pack nodes, not in the size of the graph; node attribute dicts report writes to the indexed
+keys (``mo.graph.node_attrs``), so the index stays right however an attribute is written.
 
 ``Node`` (``mo.graph.node``) and the node helpers are importable from here too, as extension
 authors expect (``from mo.graph.graph import Graph, Node, rename_nodes``).
@@ -345,8 +343,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         self.version += 1
         self._in_port_index.pop(n, None)
         self._note_removal(n)
-        if n in self._node:
-            keep_out_records(self, n)
+        keep_out_records(self, n)
         self._unindex_node(n)
         super().remove_node(n)
 
@@ -408,13 +405,18 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         if key == 'kind':  # counted, not indexed: the node dict is in insertion order already
             return [n for n, attrs in self._node.items() if attrs.get('kind') == value] \
                 if self._kind_count.get(value) else []
-        return self._ordered(_ids(self._index[key].get(value, ())))
+        ids = _ids(self._index[key].get(value, ()))
+        return self._ordered(list(ids) + [value] if key == 'name' and self._named_by_id(value) else ids)
 
     def count_by_attr(self, key, value) -> int:
         """How many nodes have indexed attribute ``key`` equal to ``value`` (no sorting)."""
         if key == 'kind':
             return self._kind_count.get(value, 0)
-        return len(_ids(self._index[key].get(value, ())))
+        return len(_ids(self._index[key].get(value, ()))) + (key == 'name' and self._named_by_id(value))
+
+    def _named_by_id(self, node_id) -> bool:  # a data node without a 'name' key: named by its id, not indexed
+        attrs = self._node.get(node_id)
+        return attrs is not None and 'name' not in attrs and attrs.get('kind') == 'data'
 
     def _select(self, kind, attrs):
         for key in ('op', 'type'):
@@ -546,9 +548,7 @@ class Graph(LegacyGraphAPI, nx.MultiDiGraph):
         dst = dst_node if isinstance(dst_node, Node) else Node(self, dst_node)
         if src.kind == 'data':
             self._remove_input(dst.id, in_port)
-            attrs = {'in': in_port}
-            attrs.update(edge_attrs or {})
-            self.add_edge(src.id, dst.id, **attrs)
+            self.add_edge(src.id, dst.id, **{'in': in_port, **(edge_attrs or {})})
             dst.add_input_port(in_port, skip_if_exist=True)
             return
         dst.add_input_port(in_port, skip_if_exist=True)

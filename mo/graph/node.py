@@ -4,6 +4,7 @@
 """
 import numpy as np
 
+from mo.graph.node_attrs import DERIVED_DATA_ATTRS
 from mo.graph.port import DEBUG_INFO, Port, debug_info_of_names, own_port_table, port_record
 from mo.utils.error import Error
 
@@ -88,7 +89,7 @@ class Node:
     def __contains__(self, key):
         attrs = self.graph._node[self.id]
         return key in attrs or (key == DEBUG_INFO and bool(self._debug_info())) or \
-            (key == 'value' and attrs.get('kind') == 'data')
+            (key in DERIVED_DATA_ATTRS and attrs.get('kind') == 'data')
 
     def __eq__(self, other):
         return isinstance(other, Node) and other.graph is self.graph and other.id == self.id
@@ -125,8 +126,8 @@ class Node:
         attrs = self.graph._node[self.id]
         value = attrs.get(key, _MISSING)
         if value is _MISSING:
-            if key == 'value' and attrs.get('kind') == 'data':
-                return None  # a data node's value is None until set (``IndexedAttrs.__missing__``)
+            if key in DERIVED_DATA_ATTRS and attrs.get('kind') == 'data':
+                return attrs[key]  # a data node's name is its id, its value None (``IndexedAttrs.__missing__``)
             derived = self._debug_info() if key == DEBUG_INFO else None
             return derived if derived else default
         return value

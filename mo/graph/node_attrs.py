@@ -8,6 +8,8 @@ attribute may be written through ``node.x = v``, ``node['x'] = v`` or networkx's
 #: node attributes the graph keeps an index for (``sub_graphs`` by presence: which nodes own body graphs)
 INDEXED_ATTRS = ('op', 'type', 'kind', 'name', 'sub_graphs')
 INDEXED = frozenset(INDEXED_ATTRS)
+#: what a data node's dict may leave out, and reads all the same (``IndexedAttrs.__missing__``)
+DERIVED_DATA_ATTRS = ('name', 'value')
 
 
 class IndexedAttrs(dict):
@@ -17,11 +19,11 @@ class IndexedAttrs(dict):
     __slots__ = ('_graph', '_node_id', '_rank')
 
     def __missing__(self, key):
-        # a data node without a 'value' key has no value yet: it reads as None, as the Model Optimizer's
-        # ``value=None`` did. Leaving the key out keeps the usual data node at five keys, whose dict is 80 bytes
-        # smaller than one of six (a million data nodes: 80 MB, and the freed port records' memory is reused)
-        if key == 'value' and dict.get(self, 'kind') == 'data':
-            return None
+        # a data node's name is its id and its value None until one is set, as the Model Optimizer made them
+        # (``name=id, value=None``): ``data_node_attrs`` leaves both keys out. The usual data node then has four
+        # keys and a dict 80 bytes smaller, and the name index holds no data nodes (a million: about 100 MB)
+        if key in DERIVED_DATA_ATTRS and dict.get(self, 'kind') == 'data':
+            return getattr(self, '_node_id', None) if key == 'name' else None
         raise KeyError(key)
 
     def _bind(self, graph, node_id):

@@ -38,8 +38,9 @@ def add_data_node(graph, node_id, port: int, data_id) -> None:
 
 def data_node_attrs(data_id, record=None) -> dict:
     """The attributes of a new data node ``data_id`` for a tensor whose record (a port-table entry) is ``record``."""
-    # no 'value' key: a data node's value reads as None until one is set (``IndexedAttrs.__missing__``)
-    attrs = {'kind': 'data', 'name': data_id, 'shape': None}
+    # no 'name' or 'value' keys: a data node's name reads as its id, its value as None until one is set
+    # (``IndexedAttrs.__missing__``)
+    attrs = {'kind': 'data', 'shape': None}
     if record and type(record) is not _SharedPortRecord:  # most ports: the shared plain record, no tensor keys
         for key in TENSOR_KEYS:
             if key in record:
@@ -137,7 +138,7 @@ def _shared_table(count: int, record) -> dict:
 def keep_out_records(graph, data_id, dying=()) -> None:
     """Before data node ``data_id`` goes: each producer not in ``dying`` whose record of it is ``ON_DATA_NODE``
     gets the data node's attribute dict in its port table."""
-    for op_id, keyed in graph._pred[data_id].items():
+    for op_id, keyed in graph._pred.get(data_id, {}).items():
         if op_id not in dying:
             for key in keyed:
                 keep_out_record(graph, op_id, data_id, key)

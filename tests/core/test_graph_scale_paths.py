@@ -51,7 +51,7 @@ def _data_nodes_by_plain_edits(graph: Graph):
         data_nodes = {}
         for port in sorted({attrs.get('out', 0) for _, _, attrs in out_edges}):
             data_id = graph.unique_id('{}/out{}'.format(node_id, port) if port else '{}/out'.format(node_id))
-            graph.add_node(data_id, kind='data', name=data_id, shape=None)  # value: None until set (derived)
+            graph.add_node(data_id, kind='data', shape=None)  # its name (its id) and value (None) are derived
             data.setdefault('_out_ports', {})[port] = graph.node_attrs(data_id)
             graph.add_edge(node_id, data_id, out=port)
             data_nodes[port] = data_id
@@ -78,6 +78,8 @@ def _records_are_data_nodes(graph: Graph):
             data_attrs = graph.node_attrs('{}/out{}'.format(node_id, port) if port else '{}/out'.format(node_id))
             assert Node(graph, node_id).out_port(port).tensor() is data_attrs
             assert data_attrs['value'] is None and Node(graph, node_id).out_node(port).value is None
+            data = Node(graph, node_id).out_node(port)
+            assert data_attrs['name'] == data.name == data.id
     for data_id in [n for n, d in graph.node_items() if d.get('kind') == 'data']:
         data_attrs = graph.node_attrs(data_id)
         producer, edge = next((u, attrs) for u, _, attrs in graph.in_edges(data_id, data=True))

@@ -194,13 +194,16 @@ def test_insertion_ranks_survive_copies_and_order_sorts_and_topological_ties():
     assert graph.in_insertion_order(['c', 'a', 'b']) == ['a', 'b', 'c']
 
 
-def test_a_data_node_without_a_value_key_reads_as_the_model_optimizers_value_none():
+def test_a_data_node_without_name_and_value_keys_reads_as_the_model_optimizers_name_id_value_none():
     graph = build_graph([('x', 'Parameter', {'shape': np.array([2])}), ('t', 'Tanh'), ('out', 'Result')],
                         [('x', 't'), ('t', 'out')])
     create_data_nodes(graph)
     tanh = Node(graph, 't')
     data = tanh.out_node(0)
-    assert 'value' not in graph.node_attrs(data.id)  # the compact form
+    assert 'value' not in graph.node_attrs(data.id) and 'name' not in graph.node_attrs(data.id)  # the compact form
+    assert data.name == data['name'] == data.soft_get('name') == graph.nodes[data.id]['name'] == data.id
+    assert 'name' in data and graph.nodes_by_attr('name', data.id) == [data.id]
+    assert graph.count_by_attr('name', data.id) == 1 and graph.get_node_id_by_name(data.id) == data.id
     assert data.value is None and data['value'] is None and data.soft_get('value') is None
     assert graph.nodes[data.id]['value'] is None and graph.nodes[data.id].get('value') is None
     assert 'value' in data and data.has('value') and not data.has_valid('value')
