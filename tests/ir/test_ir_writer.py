@@ -481,3 +481,38 @@ def test_unused_input_keeps_its_port_after_clean_up(core, tmp_path):
     assert [sorted(i.get_names()) for i in model.inputs] == [['x'], ['unused']]
     assert model.inputs[1].get_element_type() == ov.Type.i32
     np.testing.assert_array_equal(out, np.zeros((2, 3), np.float32))
+
+
+def test_layers_that_ask_for_one_name_get_numbers_in_writing_order(core, tmp_path):
+    """Two ops named alike, an op whose own name is a number another layer took, and ops named like the
+    ``_compressed`` layer of an FP16 constant, one written before that constant (a Parameter) and one after:
+    the layer written first keeps the name, the later ones get ``/1``, ``/2``... (OpenVINO before 2024
+    refused a repeated name)."""
+    rng = np.random.RandomState(4)
+    w, v = rng.randn(2, 3).astype(np.float32), rng.randn(2, 3).astype(np.float32)
+    graph = graphs.back_graph(
+        [('x', 'Parameter', {'shape': [2, 3], 'name': 'v_compressed'}), ('a', 'ReLU', {'name': 'dup'}),
+         ('b', 'Tanh', {'name': 'dup'}), ('c', 'Sigmoid', {'name': 'dup/1'}), ('p', 'ReLU'), ('w', 'Const', {'value': w}),
+         ('m', 'Mul', {'name': 'w_compressed'}), ('v', 'Const', {'value': v}), ('q', 'Add'), ('out', 'Result')],
+        [('x', 'a'), ('a', 'b'), ('b', 'c'), ('c', 'p'), ('p', 'm', 0), ('w', 'm', 1), ('m', 'q', 0), ('v', 'q', 1),
+         ('q', 'out')])
+    xml_path, _ = write_ir(graph, str(tmp_path), 'model', {'compress_to_fp16': True})
+    xml = open(xml_path, 'rb').read()
+    layers = {layer.get('name'): (int(layer.get('id')), layer.get('type')) for layer in layers_of(xml)}
+    assert len(layers) == len(layers_of(xml)), 'a layer name is repeated'
+
+    def first_keeps_the_name(name, asking):
+        """The layers of types ``asking`` asked for ``name``: the one written first (lowest id) has it."""
+        got = sorted(layers[n] for n in (name, name + '/1'))
+        assert sorted(t for _, t in got) == sorted(asking) and got[0] == layers[name]
+
+    first_keeps_the_name('dup', ['Relu', 'Tanh'])
+    assert layers['dup/1/1'][1] == 'Sigmoid'  # its own name, 'dup/1', was the Tanh's by then
+    first_keeps_the_name('v_compressed', ['Parameter', 'Const'])
+    first_keeps_the_name('w_compressed', ['Multiply', 'Const'])
+    assert layers['v'][1] == layers['w'][1] == 'Convert'
+    x = rng.randn(2, 3).astype(np.float32)
+    _, (out,) = run_ir(core, xml_path, {0: x})
+    half = lambda a: a.astype(np.float16).astype(np.float32)  # noqa: E731
+    expected = np.maximum(1 / (1 + np.exp(-np.tanh(np.maximum(x, 0)))), 0) * half(w) + half(v)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)

@@ -277,8 +277,12 @@ class _Emitter:
         self.maybe_claimed = None
         self.exact_claimed = None
         self.derived_names = set()
-        #: layer names written so far: OpenVINO before 2024 refuses a graph that repeats one
+        #: layer names written so far (OpenVINO before 2024 refuses a graph that repeats one), but for the usual
+        #: one: an op's layer named after the op when no other node has that name. The graph's name index answers
+        #: for those (``_layer_name_taken``); a set of a million names took 32-64 MB
         self.layer_names = set()
+        #: node id -> position in the writing order, made the first time a numbered or derived name is an op's
+        self._positions = None
         #: a tensor's ``data_type`` as found in its record -> its IR precision
         self.precisions = {}
         #: the op classes found so far (``_backend_attrs``)
@@ -353,15 +357,32 @@ class _Emitter:
         return self.ports.text(port_id, precision, dims, names)
 
     # -- layers --
-    def _new_layer(self, name, type_, version, data=(), rt_info=()) -> LayerRecord:
+    def _new_layer(self, name, type_, version, data=(), rt_info=(), op_id=None, op_name=False) -> LayerRecord:
+        """The next layer, written for op ``op_id``, named ``name`` (``op_name``: the op's own ``name``) unless
+        an earlier layer has that name: then ``name/1``, ``name/2``..."""
         unique, count = name, 1
-        while unique in self.layer_names:  # two rules that picked one name: the later layer gets a number
+        while self._layer_name_taken(unique, op_id):  # two rules that picked one name: the later layer gets a number
             unique = '{}/{}'.format(name, count)
             count += 1
-        self.layer_names.add(unique)
+        if not (op_name and unique is name and self.graph.count_by_attr('name', name) == 1
+                and self.graph.node_attrs(op_id).get('name') == name):
+            self.layer_names.add(unique)
         layer = LayerRecord(self.layer_count, unique, type_, version, data, rt_info)
         self.layer_count += 1
         return layer
+
+    def _layer_name_taken(self, name, op_id) -> bool:
+        if name in self.layer_names:
+            return True
+        if self.graph.count_by_attr('name', name) != 1:
+            return False  # a name of no node, or of several, is in layer_names once a layer has it
+        holder = self.graph.nodes_by_attr('name', name)[0]
+        # the one node of that name: if it is an op written before, its layer has the name (or it was taken then)
+        if holder == op_id or self.graph.node_attrs(holder).get('kind') != 'op':
+            return False
+        if self._positions is None:
+            self._positions = {node_id: i for i, node_id in enumerate(self.graph.topological_ids())}
+        return self._positions[holder] < self._positions[op_id]
 
     def _write(self, layer: LayerRecord):
         self.write_layer(layer_text(layer, self.depth))
@@ -488,7 +509,7 @@ class _Emitter:
             data += self._data_attrs(node, attrs, skip=[k for k, _ in data])
         else:
             data = self._data_attrs(node, attrs)
-        layer = self._new_layer(name, op_type, version, data)
+        layer = self._new_layer(name, op_type, version, data, op_id=node_id, op_name=True)
         if self.layer_of is not None:
             self.layer_of[node_id] = layer.id
         self._add_inputs(node, layer)
@@ -556,19 +577,19 @@ class _Emitter:
                       ('offset', str(offset)), ('size', str(size))]
         extra = self._data_attrs(node, attrs, skip=[k for k, _ in const_data])
         if not compressed:
-            layer = self._new_layer(name, 'Const', version, const_data + extra)
+            layer = self._new_layer(name, 'Const', version, const_data + extra, op_id=node.id, op_name=True)
             if self.layer_of is not None:
                 self.layer_of[node.id] = layer.id
             self._add_outputs(node, layer, name, outputs, compact=attrs.get('bodies') is not None)
             self._write(layer)
             return
-        const = self._new_layer(name + '_compressed', 'Const', version, const_data + extra)
+        const = self._new_layer(name + '_compressed', 'Const', version, const_data + extra, op_id=node.id)
         const.outputs.append(self.ports.text(0, 'FP16', tuple(value.shape)))
         self._write(const)
         # the Convert carries the original name and tensor names; OpenVINO's plugins recognise the
         # 'decompression' mark and keep the weights in f16
         convert = self._new_layer(name, 'Convert', 'opset1', [('destination_type', element_type)],
-                                  rt_info=[('decompression', '0')])
+                                  rt_info=[('decompression', '0')], op_id=node.id, op_name=True)
         convert.inputs.append(self.ports.text(0, 'FP16', tuple(value.shape)))
         self.edges.append(const.id, 0, convert.id, 0)
         self._add_outputs(node, convert, name, outputs, compact=attrs.get('bodies') is not None)
