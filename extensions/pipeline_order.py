@@ -22,6 +22,7 @@ LOAD = [
     'extensions.load.tf.loader.TFInputsOutputs',
     'extensions.load.tf.loader.TFAddResults',
     'extensions.load.tf.constant_folding.TFConstantFolding',
+    'extensions.load.tf.identity_bypass.TFIdentityBypass',
     'extensions.load.tf.loader.TFExtractor',
     'extensions.load.onnx.loader.ONNXLoader',
     'extensions.load.onnx.loader.ONNXInputsOutputs',

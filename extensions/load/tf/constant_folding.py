@@ -76,7 +76,7 @@ def compute_constants(graph: Graph, limit: int) -> dict:
     return values
 
 
-def _bypass(graph: Graph, node_id) -> None:
+def bypass_identity(graph: Graph, node_id) -> None:
     """Readers of output k of an Identity-like node read the tensor its input k reads instead."""
     sources = {attrs['in']: (source, attrs.get('out', 0)) for source, _, attrs in graph.in_edge_list(node_id, True)}
     readers = graph.out_edge_list(node_id, data_only=True)
@@ -133,7 +133,7 @@ def fold_constant_subgraphs(graph: Graph, limit: int) -> int:
     # read at its first source, which gets the names of all of them
     for node_id in values:
         if nodes(node_id).get('op') in IDENTITY_LIKE:
-            _bypass(graph, node_id)
+            bypass_identity(graph, node_id)
 
     out_adjacency = graph.out_adjacency
 
