@@ -20,6 +20,7 @@ import numpy as np
 from mo.back.ir import ir_types
 from mo.back.ir.background_writer import BackgroundFileWriter
 from mo.back.ir.bin_packer import BinPacker
+from mo.back.ir.layer_names import LayerNames
 from mo.back.ir.xml_builder import (BODY_LAYER_DEPTH, NET_LAYER_DEPTH, BodyRecord, ChunkedTextWriter, EdgeList,
                                     LayerRecord, NetworkText, PortCache, layer_text)
 from mo.graph.graph import Graph, Node
@@ -277,12 +278,8 @@ class _Emitter:
         self.maybe_claimed = None
         self.exact_claimed = None
         self.derived_names = set()
-        #: layer names written so far (OpenVINO before 2024 refuses a graph that repeats one), but for the usual
-        #: one: an op's layer named after the op when no other node has that name. The graph's name index answers
-        #: for those (``_layer_name_taken``); a set of a million names took 32-64 MB
-        self.layer_names = set()
-        #: node id -> position in the writing order, made the first time a numbered or derived name is an op's
-        self._positions = None
+        #: the layer names given so far (each once)
+        self.layer_names = LayerNames(graph)
         #: a tensor's ``data_type`` as found in its record -> its IR precision
         self.precisions = {}
         #: the op classes found so far (``_backend_attrs``)
@@ -359,30 +356,11 @@ class _Emitter:
     # -- layers --
     def _new_layer(self, name, type_, version, data=(), rt_info=(), op_id=None, op_name=False) -> LayerRecord:
         """The next layer, written for op ``op_id``, named ``name`` (``op_name``: the op's own ``name``) unless
-        an earlier layer has that name: then ``name/1``, ``name/2``..."""
-        unique, count = name, 1
-        while self._layer_name_taken(unique, op_id):  # two rules that picked one name: the later layer gets a number
-            unique = '{}/{}'.format(name, count)
-            count += 1
-        if not (op_name and unique is name and self.graph.count_by_attr('name', name) == 1
-                and self.graph.node_attrs(op_id).get('name') == name):
-            self.layer_names.add(unique)
-        layer = LayerRecord(self.layer_count, unique, type_, version, data, rt_info)
+        an earlier layer has that name (``LayerNames``)."""
+        layer = LayerRecord(self.layer_count, self.layer_names.take(name, op_id, op_name), type_, version, data,
+                            rt_info)
         self.layer_count += 1
         return layer
-
-    def _layer_name_taken(self, name, op_id) -> bool:
-        if name in self.layer_names:
-            return True
-        if self.graph.count_by_attr('name', name) != 1:
-            return False  # a name of no node, or of several, is in layer_names once a layer has it
-        holder = self.graph.nodes_by_attr('name', name)[0]
-        # the one node of that name: if it is an op written before, its layer has the name (or it was taken then)
-        if holder == op_id or self.graph.node_attrs(holder).get('kind') != 'op':
-            return False
-        if self._positions is None:
-            self._positions = {node_id: i for i, node_id in enumerate(self.graph.topological_ids())}
-        return self._positions[holder] < self._positions[op_id]
 
     def _write(self, layer: LayerRecord):
         self.write_layer(layer_text(layer, self.depth))
