@@ -25,7 +25,7 @@ from mo.utils.error import Error, UsageError
 from mo.back.ir.ir_types import element_type
 from mo.main import build_parser
 from mo.pipeline.convert import convert, options_from_args
-from mo.utils.file_utils import create_temporary
+from mo.utils.file_utils import create_temporary, replace_file
 from mo.pipeline import registry_of_commands
 from mo.pipeline.summarize import summarize_model
 
@@ -248,7 +248,7 @@ def save_model(result: ConversionResult, path) -> Tuple[Path, Path]:
         try:
             with os.fdopen(fd, 'wb') as out, open(source, 'rb') as src:
                 shutil.copyfileobj(src, out)
-            os.replace(tmp_path, target)
+            replace_file(tmp_path, str(target))
         except BaseException:
             try:
                 os.unlink(tmp_path)

@@ -1,6 +1,12 @@
 """Writing files whole or not at all."""
 import os
+import stat
+import sys
 from contextlib import contextmanager
+
+#: renameat2's flag that swaps two existing names atomically (Linux 3.15+)
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
 
 
 def create_temporary(final_path: str):
@@ -53,3 +59,54 @@ def write_bytes_atomically(path: str, data: bytes):
 
 def write_text_atomically(path: str, text: str):
     write_bytes_atomically(path, text.encode('utf-8'))
+
+
+def replace_file(tmp_path: str, path: str) -> None:
+    """``os.replace(tmp_path, path)`` for a file nobody has synced: the same atomic replacement, but cheaper
+    over an existing file on Linux.
+
+    Renaming over an existing file makes ext4 (``auto_da_alloc``) allocate the new file's blocks and start
+    writing it out before the rename returns, about 0.1 s for a 230 MB ``.bin`` here. Exchanging the two
+    names (``renameat2(RENAME_EXCHANGE)``) is as atomic for every reader, who sees the old file or the new
+    one, never neither, and the old data, now under ``tmp_path``, is then unlinked. Where the exchange is not
+    available (another OS, an old kernel or C library, a file system without it) or ``path`` is not a file,
+    this is ``os.replace``.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is None or not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)) or not _exchange(tmp_path, path):
+        os.replace(tmp_path, path)
+        return
+    try:
+        os.unlink(tmp_path)  # the old data
+    except OSError:
+        pass  # a name something else put there meanwhile; the new file is in place
+
+
+def _exchange(first: str, second: str) -> bool:
+    """Swap the names ``first`` and ``second`` in one step; False if this system cannot."""
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    return renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE) == 0
+
+
+_renameat2_function = []
+
+
+def _renameat2():
+    """The C library's ``renameat2``, or None (looked up once)."""
+    if not _renameat2_function:
+        function = None
+        if sys.platform.startswith('linux'):
+            import ctypes  # numpy has imported it already
+            try:
+                function = ctypes.CDLL(None).renameat2
+                function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+                function.restype = ctypes.c_int
+            except (AttributeError, OSError):
+                function = None
+        _renameat2_function.append(function)
+    return _renameat2_function[0]

@@ -368,19 +368,54 @@ def test_failure_leaves_existing_model_untouched(tmp_path):
 
 
 def test_failure_while_writing_removes_temporaries(tmp_path, monkeypatch):
+    import mo.back.ir.writer as writer
     (tmp_path / 'model.xml').write_bytes(b'old xml')
-    real_replace = os.replace
+    real_replace = writer.replace_file
 
     def failing_replace(src, dst):
         if dst.endswith('.xml'):
             raise OSError('disk full')
         return real_replace(src, dst)
 
-    monkeypatch.setattr(os, 'replace', failing_replace)
+    monkeypatch.setattr(writer, 'replace_file', failing_replace)
     with pytest.raises(OSError):
         write_ir(graphs.add_relu(), str(tmp_path), 'model')
     assert (tmp_path / 'model.xml').read_bytes() == b'old xml'
     assert not [f for f in os.listdir(tmp_path) if f.endswith('.tmp')]
+
+
+@pytest.mark.parametrize('exchange', [True, False], ids=['names exchanged', 'os.replace'])
+def test_writing_over_an_existing_model_replaces_it_whole(core, tmp_path, monkeypatch, exchange):
+    """A second conversion into the same directory replaces both files, as a rename would: a hard link to
+    the old .bin keeps the old bytes, a symbolic link named model.xml becomes the new file and its target
+    is left alone, no temporary file remains, and OpenVINO runs the new model."""
+    import mo.utils.file_utils as file_utils
+    if not exchange:  # a system without renameat2: plain os.replace
+        monkeypatch.setattr(file_utils, '_renameat2_function', [None])
+    write_ir(graphs.mixed(), str(tmp_path), 'model')
+    old_bin = (tmp_path / 'model.bin').read_bytes()
+    os.link(tmp_path / 'model.bin', tmp_path / 'kept.bin')
+    (tmp_path / 'elsewhere.xml').write_bytes(b'not an IR')
+    os.replace(tmp_path / 'model.xml', tmp_path / 'old.xml')
+    os.symlink('elsewhere.xml', tmp_path / 'model.xml')
+
+    xml_path, _ = write_ir(graphs.add_relu(), str(tmp_path), 'model')
+    assert sorted(os.listdir(tmp_path)) == ['elsewhere.xml', 'kept.bin', 'model.bin', 'model.xml', 'old.xml']
+    assert (tmp_path / 'kept.bin').read_bytes() == old_bin != (tmp_path / 'model.bin').read_bytes()
+    assert not os.path.islink(xml_path) and (tmp_path / 'elsewhere.xml').read_bytes() == b'not an IR'
+    x = np.random.RandomState(1).randn(4, 3).astype(np.float32)
+    _, (out,) = run_ir(core, xml_path, {0: x})
+    np.testing.assert_allclose(out, np.maximum(x + graphs.WEIGHTS, 0), rtol=1e-6)
+
+
+def test_a_directory_in_the_way_is_not_replaced(tmp_path):
+    """Where the model's file name is a directory, the write fails as a rename would and changes nothing."""
+    (tmp_path / 'model.bin').mkdir()
+    (tmp_path / 'model.bin' / 'inside').write_bytes(b'x')
+    with pytest.raises(OSError):
+        write_ir(graphs.add_relu(), str(tmp_path), 'model')
+    assert sorted(os.listdir(tmp_path)) == ['model.bin']
+    assert os.listdir(tmp_path / 'model.bin') == ['inside']
 
 
 def test_failure_of_the_bin_writing_thread_is_raised_and_leaves_nothing(tmp_path, monkeypatch):

@@ -26,7 +26,7 @@ from mo.back.ir.xml_builder import (BODY_LAYER_DEPTH, NET_LAYER_DEPTH, BodyRecor
 from mo.graph.graph import Graph, Node
 from mo.ops.op import op_class_of
 from mo.utils.error import Error
-from mo.utils.file_utils import create_temporary
+from mo.utils.file_utils import create_temporary, replace_file
 from mo.version import __version__
 
 #: f16's largest finite value; a f32 constant beyond it stays f32 under --compress_to_fp16
@@ -656,9 +656,9 @@ def write_ir(graph: Graph, output_dir: str, model_name: str, meta: dict = None):
                     writer.finish(raise_error=False)  # the thread must not outlive the file
                     raise
                 writer.finish()
-        os.replace(bin_tmp, bin_path)
+        replace_file(bin_tmp, bin_path)
         pending.remove(bin_tmp)
-        os.replace(xml_tmp, xml_path)
+        replace_file(xml_tmp, xml_path)
         pending.remove(xml_tmp)
     except BaseException:
         for path in pending:
