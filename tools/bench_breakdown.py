@@ -25,8 +25,9 @@ TARGET_OF_OVC = 0.33
 
 FLOOR_COMMANDS = (
     ('interpreter', 'pass'), ('numpy', 'import numpy'), ('mo.main', 'import mo.main'),
-    ('mo start-up', 'import numpy; from mo.utils.import_extensions import load_builtin; '
-                    "load_builtin(with_transforms=False, framework='tf')"),
+    # as `mo` runs: the collector off from the start, and no interpreter tear-down at the end (mo.utils.process_exit)
+    ('mo start-up', 'import gc; gc.disable(); import numpy; from mo.utils.import_extensions import load_builtin; '
+                    "load_builtin(with_transforms=False, framework='tf'); import os; os._exit(0)"),
     ('ovc start-up', 'import openvino.tools.ovc.main'),
 )
 
