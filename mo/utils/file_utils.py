@@ -1,4 +1,5 @@
 """Writing files whole or not at all."""
+import functools
 import os
 import stat
 import sys
@@ -93,20 +94,16 @@ def _exchange(first: str, second: str) -> bool:
     return renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE) == 0
 
 
-_renameat2_function = []
-
-
+@functools.lru_cache(maxsize=None)
 def _renameat2():
-    """The C library's ``renameat2``, or None (looked up once)."""
-    if not _renameat2_function:
-        function = None
-        if sys.platform.startswith('linux'):
-            import ctypes  # numpy has imported it already
-            try:
-                function = ctypes.CDLL(None).renameat2
-                function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
-                function.restype = ctypes.c_int
-            except (AttributeError, OSError):
-                function = None
-        _renameat2_function.append(function)
-    return _renameat2_function[0]
+    """The C library's ``renameat2``, or None."""
+    if not sys.platform.startswith('linux'):
+        return None
+    import ctypes  # numpy has imported it already
+    try:
+        function = ctypes.CDLL(None).renameat2
+    except (AttributeError, OSError):
+        return None
+    function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+    function.restype = ctypes.c_int
+    return function

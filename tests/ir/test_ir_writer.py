@@ -391,7 +391,7 @@ def test_writing_over_an_existing_model_replaces_it_whole(core, tmp_path, monkey
     is left alone, no temporary file remains, and OpenVINO runs the new model."""
     import mo.utils.file_utils as file_utils
     if not exchange:  # a system without renameat2: plain os.replace
-        monkeypatch.setattr(file_utils, '_renameat2_function', [None])
+        monkeypatch.setattr(file_utils, '_renameat2', lambda: None)
     write_ir(graphs.mixed(), str(tmp_path), 'model')
     old_bin = (tmp_path / 'model.bin').read_bytes()
     os.link(tmp_path / 'model.bin', tmp_path / 'kept.bin')
