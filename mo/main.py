@@ -164,6 +164,9 @@ def _with_command(argv) -> list:
 
 
 def _run(argv) -> int:
+    if argv == ['--version']:  # answered before the parser imports the commands' modules
+        print('mo {}'.format(__version__))
+        return 0
     argv = _with_command(argv)
     debug = any(a.upper() in ('--LOG_LEVEL=DEBUG',) for a in argv) or \
         any(a == '--log_level' and i + 1 < len(argv) and argv[i + 1].upper() == 'DEBUG' for i, a in enumerate(argv))

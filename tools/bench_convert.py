@@ -34,7 +34,7 @@ against the SavedModel's signature run by TensorFlow.
 
 After the table, a breakdown of mo's best run per model (tools/bench_breakdown.py): the floor (fresh
 ``python -c pass``, ``import numpy``, ``import mo.main``) and the phases ``mo`` reports under ``MO_TIMING=1``
-(to ``main()``, imports, load, pipeline, write, exit), next to ovc's time and the issue's 0.33x target.
+(to ``main()``, imports, load, pipeline, write, exit), next to ovc's time and the targets (mo at most 0.6x ovc's time as a geometric mean, none above 0.75x); mo and ovc run from a fresh environment resolved from setup.cfg (``--env``, tools/fresh_env.py).
 
 Targets per model (reported, not enforced): at least 10x faster than legacy MO, not slower
 than ovc, peak memory below both.  Frozen models are cached under ``--work``
@@ -71,7 +71,9 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import legacy_mo_env  # noqa: E402  (tools/legacy_mo_env.py)
 
-BIN = Path(sys.executable).parent   # console scripts of this environment (not pyenv shims)
+#: the directory of the console scripts the tools run from: a fresh environment resolved from setup.cfg
+#: (tools/fresh_env.py), or with ``--env current`` this environment's (not pyenv shims); set by ``main``
+BIN = Path(sys.executable).parent
 TOOLS = ('mo', 'legacy', 'ovc')
 TARGET_LEGACY_SPEEDUP = 10.0
 
@@ -501,7 +503,9 @@ def table(rows: List[Tuple[object, Dict[str, Result]]], tools: Sequence[str],
 
 def environment_line(tools: Sequence[str], legacy_msg: str) -> str:
     import importlib.metadata as md
+    import fresh_env
     parts = ['Python %d.%d.%d' % sys.version_info[:3], '%d CPUs' % os.cpu_count()]
+    parts.append('mo and ovc from %s (%s)' % (BIN.parent, fresh_env.versions_line(BIN)))
     parts.append('openvino %s (ovc, verification)' % md.version('openvino'))
     parts.append('tensorflow %s (models)' % (md.version('tensorflow-cpu')
                                               if _has(md, 'tensorflow-cpu')
@@ -530,6 +534,10 @@ def parse_args(argv):
                         'when named)' % (','.join(SAVED_MODELS), ','.join(DEFAULT_SAVED_MODELS)))
     p.add_argument('--tools', default=','.join(TOOLS), help='subset of %s' % ','.join(TOOLS))
     p.add_argument('--repeat', '-n', type=int, default=3, help='runs per tool and model (best of)')
+    p.add_argument('--env', choices=('fresh', 'current'), default='fresh',
+                   help='run mo and ovc from a fresh environment resolved from setup.cfg (default; made once per '
+                        'setup.cfg under --work, tools/fresh_env.py) or from this one')
+    p.add_argument('--refresh_env', action='store_true', help='build the fresh environment anew (newest releases)')
     p.add_argument('--no_warmup', dest='warmup', action='store_false',
                    help='skip the untimed warm-up run of each tool')
     p.add_argument('--timeout', type=float, default=1800.0, help='seconds per run')
@@ -569,7 +577,11 @@ def parse_args(argv):
 
 
 def main(argv=None) -> int:
+    global BIN
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.env == 'fresh' and not args.only_setup:
+        import fresh_env
+        BIN = fresh_env.ensure(args.work, refresh=args.refresh_env)
     venv = args.legacy_venv or legacy_mo_env.default_venv()
     if args.setup and not legacy_mo_env.setup(venv) and args.only_setup:
         return 1
@@ -599,7 +611,7 @@ def main(argv=None) -> int:
             model_path = smallest.directory
         print('warming up on %s ...' % smallest.name, flush=True)
         warm_up(model_path, tools, args.timeout, scratch, venv, env)
-    floor = bench_breakdown.measure_floor(measure, env, args.repeat, args.timeout) if recs else {}
+    floor = bench_breakdown.measure_floor(measure, env, args.repeat, args.timeout, str(BIN / 'python')) if recs else {}
     rows = []
     for rec in recs:
         pb = work / 'models' / (rec.name + '.pb')

@@ -9,7 +9,6 @@ to inf; ONNX Cast's ``saturate`` is a clamp before the Convert); to i4/u4 keeps 
 integer (truncated toward zero). ``astype`` computes exactly these, but for NaN to f4e2m1 (no NaN in the type):
 the plugin gives 6, as ONNX's float4 spec does, ``astype`` -0.
 """
-import ml_dtypes
 import numpy as np
 
 from mo.back.ir.ir_types import element_type
@@ -27,13 +26,11 @@ def ir_element_type(dtype) -> str:
 
 
 def _converted(value: np.ndarray, dst_type: np.dtype) -> np.ndarray:
-    if dst_type == _FLOAT4 and value.dtype.kind not in 'biu':
+    if dst_type.name == 'float4_e2m1fn' and value.dtype.kind not in 'biu':
         with np.errstate(invalid='ignore'):
             value = np.where(np.isnan(value.astype(np.float32)), np.float32(6), value)
     return value.astype(dst_type)
 
-
-_FLOAT4 = np.dtype(ml_dtypes.float4_e2m1fn)
 
 
 class Convert(Op):

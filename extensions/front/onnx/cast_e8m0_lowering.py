@@ -17,7 +17,6 @@ when its top bit is 1 (ties up); subnormal float32 (E = 0) add 1 for ``up`` when
 (powers of two and their products by 1.5 and 2; 2^-127 is an f32 subnormal, which the CPU plugin keeps), and the
 final Convert only sees powers of two and NaN, which every rounding converts alike.
 """
-import ml_dtypes
 import numpy as np
 
 from mo.front.common.rule import Builder, OpRule
@@ -26,8 +25,10 @@ from mo.ops.activation_ops import Abs
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Greater, GreaterEqual, Less, Maximum, Minimum, Mul
 from mo.ops.select import Select
+from mo.utils import narrow_types
 
-E8M0 = np.dtype(ml_dtypes.float8_e8m0fnu)
+#: numpy's name of ml_dtypes' float8_e8m0fnu (imported only when a model casts to it)
+E8M0_NAME = 'float8_e8m0fnu'
 ROUND_MODES = ('up', 'down', 'nearest')
 _F32 = np.float32
 _MIN_NORMAL, _MAX = 2.0 ** -126, 2.0 ** 127
@@ -46,7 +47,8 @@ def e8m0_convert(b: Builder, x, round_mode: str, saturate: bool, tag: str):
     a = b.op(Abs, [b.op(Convert, [x], tag + '/to_f32', dst_type=np.dtype(_F32))], tag + '/abs')
     clamped = b.op(Minimum, [b.op(Maximum, [a, _const(b, _MIN_NORMAL, tag + '/min_normal')], tag + '/at_least'),
                              _const(b, _MAX, tag + '/max')], tag + '/clamped')
-    near = b.op(Convert, [b.op(Convert, [clamped], tag + '/estimate', dst_type=E8M0)], tag + '/estimate_f32',
+    e8m0 = narrow_types.dtype(E8M0_NAME)
+    near = b.op(Convert, [b.op(Convert, [clamped], tag + '/estimate', dst_type=e8m0)], tag + '/estimate_f32',
                 dst_type=np.dtype(_F32))
     half = b.op(Mul, [near, _const(b, 0.5, tag + '/one_half')], tag + '/halved')
     normal_d = b.op(Select, [b.op(Greater, [near, clamped], tag + '/above'), half, near], tag + '/normal_floor')
@@ -77,7 +79,7 @@ def e8m0_convert(b: Builder, x, round_mode: str, saturate: bool, tag: str):
         result = b.op(Select, [goes_up, doubled, floor], tag + '/rounded')
     finite = b.op(Less, [a, _const(b, np.inf, tag + '/inf')], tag + '/finite')  # false for inf and NaN
     result = b.op(Select, [finite, result, _const(b, np.nan, tag + '/nan')], tag + '/special')
-    return b.op(Convert, [result], tag + '/convert', dst_type=E8M0)
+    return b.op(Convert, [result], tag + '/convert', dst_type=e8m0)
 
 
 class CastE8M0Lowering(OpRule):

@@ -14,7 +14,6 @@ other casts go through f32 (``ONNXCastViaF32``). From float64 that rounds twice 
 differs from one rounding only for a double within half an f32 ulp of a float4 tie; the plugin computes f64 in
 f32 anyway.
 """
-import ml_dtypes
 import numpy as np
 
 from extensions.ops.onnx_tensor import ConvertLike
@@ -25,19 +24,20 @@ from mo.ops.convert import Convert
 from mo.ops.elementwise import Greater, Mul, Sign
 from mo.ops.select import Select
 
+# Types by numpy name (``np.dtype(t).name``): the narrow ones are ml_dtypes', imported only when a model has one.
 #: the types OpenVINO converts to and from f4e2m1 and f8e8m0 directly
-DIRECT_TYPES = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+DIRECT_TYPES = ('float32', 'float16', 'bfloat16')
 #: the types OpenVINO converts to and from only those
-F32_ONLY_TYPES = (np.dtype(ml_dtypes.float4_e2m1fn), np.dtype(ml_dtypes.float8_e8m0fnu))
+F32_ONLY_TYPES = ('float4_e2m1fn', 'float8_e8m0fnu')
 #: the float8 types with a saturating ONNX Cast, and their largest finite values
-FLOAT8_MAX = {np.dtype(ml_dtypes.float8_e4m3fn): 448.0, np.dtype(ml_dtypes.float8_e5m2): 57344.0}
+FLOAT8_MAX = {'float8_e4m3fn': 448.0, 'float8_e5m2': 57344.0}
 
 
 def saturating_convert(b: Builder, x, dst_type, tag: str):
     """``Convert(Select(|x| > max, Sign(x) * max, x), dst_type)`` for float8 ``dst_type``; its nodes are named
     ``<tag>/...``."""
     # max is exact in every float type (f16, bf16, f32, f64): 448 = 1.75 * 2^8, 57344 = 1.75 * 2^15
-    limit = b.op(ConvertLike, [b.const(np.float32(FLOAT8_MAX[np.dtype(dst_type)]), tag + '/max_value'), x],
+    limit = b.op(ConvertLike, [b.const(np.float32(FLOAT8_MAX[np.dtype(dst_type).name]), tag + '/max_value'), x],
                  tag + '/max')
     beyond = b.op(Greater, [b.op(Abs, [x], tag + '/abs'), limit], tag + '/beyond')
     signed_max = b.op(Mul, [b.op(Sign, [x], tag + '/sign'), limit], tag + '/signed_max')

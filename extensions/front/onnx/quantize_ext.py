@@ -6,7 +6,6 @@ builds the form OpenVINO's CPU plugin runs as int8: a QuantizeLinear -> Dequanti
 one FakeQuantize, a DequantizeLinear of integer weights Convert -> Subtract(zero point) -> Multiply(scale) left
 unfolded. Element types are checked here, where the node still says which ONNX op it is.
 """
-import ml_dtypes
 import numpy as np
 
 from extensions.front.onnx.elementwise_ext import input_dtype
@@ -16,13 +15,14 @@ from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.front.onnx.tensor import np_dtype
 from mo.utils.error import Error
 
+# Types by numpy name (``np.dtype(t).name``): the narrow ones are ml_dtypes', imported only when a model has one.
 #: the integer types the QLinear*/...Integer ops read and produce
-QUANTIZED_TYPES = (np.int8, np.uint8, np.int16, np.uint16)
+QUANTIZED_TYPES = ('int8', 'uint8', 'int16', 'uint16')
 #: QuantizeLinear/DequantizeLinear also take int4/uint4 (opset 21), float8 (opset 19) and float4e2m1 (opset 23):
 #: the float types with no zero point but 0, which a Convert rounds to (FLOAT8_TYPES: with ``saturate``)
-FLOAT8_TYPES = (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)
-FLOAT_QDQ_TYPES = FLOAT8_TYPES + (ml_dtypes.float4_e2m1fn,)
-QDQ_TYPES = QUANTIZED_TYPES + (ml_dtypes.int4, ml_dtypes.uint4) + FLOAT_QDQ_TYPES
+FLOAT8_TYPES = ('float8_e4m3fn', 'float8_e5m2')
+FLOAT_QDQ_TYPES = FLOAT8_TYPES + ('float4_e2m1fn',)
+QDQ_TYPES = QUANTIZED_TYPES + ('int4', 'uint4') + FLOAT_QDQ_TYPES
 _TYPES_TEXT = {QUANTIZED_TYPES: 'int8, uint8, int16, uint16',
                QDQ_TYPES: 'int8, uint8, int16, uint16, int4, uint4, float8e4m3fn, float8e5m2, float4e2m1'}
 
@@ -47,7 +47,7 @@ def quantized_type(node, port: int, default=np.uint8, types=QUANTIZED_TYPES):
     model does not state it; an Error for a type mo cannot quantize to (one not in ``types``)."""
     dtype = input_dtype(node, port)
     dtype = np.dtype(default if dtype is None else dtype)
-    if dtype.type not in types and not (dtype == np.int32 and node.op == 'DequantizeLinear'):
+    if dtype.name not in types and not (dtype == np.int32 and node.op == 'DequantizeLinear'):
         raise Error('{} "{}": quantized type {} is not one of {}', node.op, _name(node), dtype, _TYPES_TEXT[types])
     return dtype
 
@@ -72,7 +72,7 @@ class QuantizeLinearExtractor(FrontExtractorOp):
         if output_dtype and np.dtype(dtype) != np.dtype(default):
             raise Error('QuantizeLinear "{}": output_dtype {} differs from the zero point\'s type {}', _name(node),
                         np.dtype(default), dtype)
-        if np.dtype(dtype).type not in QDQ_TYPES:
+        if np.dtype(dtype).name not in QDQ_TYPES:
             raise Error('QuantizeLinear "{}": quantized type {} is not one of {}', _name(node), dtype,
                         _TYPES_TEXT[QDQ_TYPES])
         # saturate (opset 19) only concerns float8: the cast of x / scale + zero point to it

@@ -14,7 +14,6 @@ Scales and zero points broadcast against the data: a scalar as is, a per-axis ve
 (the 1s up to the data's rank), a blocked one repeated ``block_size`` times along its axis (a Gather of
 ``index // block_size``) and cut to the data's length.
 """
-import ml_dtypes
 import numpy as np
 
 from extensions.front.onnx.cast_lowering import saturating_convert
@@ -38,6 +37,12 @@ from mo.ops.reduce import ReduceMax, ReduceMin
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
+from mo.utils import narrow_types
+
+
+def _iinfo(dtype):
+    """The integer limits of ``dtype``; numpy's iinfo does not know int4/uint4 (ml_dtypes' does)."""
+    return np.iinfo(dtype) if np.dtype(dtype).kind in 'iu' else narrow_types.module().iinfo(dtype)
 
 
 def _convert_shape_only(node: Node):
@@ -137,20 +142,20 @@ class Quantization:
         """``Convert(Clamp(Round(x / scale) + zero point, qmin, qmax), dtype)``; to float8 and float4 ``Convert(x /
         scale + zero point, dtype)`` (the Convert rounds), clamped to float8's range first with ``saturate`` (float4's
         Convert saturates: ONNX's float4 always does)."""
-        if np.dtype(dtype).type in FLOAT_QDQ_TYPES:
+        if np.dtype(dtype).name in FLOAT_QDQ_TYPES:
             value = b.op(Div, [x, self.scale], tag + '/divide_scale')
             if self.zero is not None:
                 value = b.op(Add, [value, self.zero], tag + '/add_zero_point')
-            elif self.zero_connected and np.dtype(dtype).type not in FLOAT8_TYPES:
+            elif self.zero_connected and np.dtype(dtype).name not in FLOAT8_TYPES:
                 # float4's x / scale + 0 (ONNX's formula, which its reference follows for float4 and not for
                 # float8): -0 becomes +0. A Select, as OpenVINO drops an Add of zeros
                 zero = _float_const(b, 0.0, self.float_type, self.like, tag + '/zero')
                 value = b.op(Select, [b.op(Equal, [value, zero], tag + '/is_zero'), zero, value],
                              tag + '/add_zero_point')
-            if saturate and np.dtype(dtype).type in FLOAT8_TYPES:
+            if saturate and np.dtype(dtype).name in FLOAT8_TYPES:
                 return saturating_convert(b, value, dtype, tag)
             return b.op(Convert, [value], tag + '/convert', dst_type=np.dtype(dtype))
-        info = ml_dtypes.iinfo(dtype)  # numpy's iinfo does not know int4/uint4
+        info = _iinfo(dtype)
         value = b.op(Round, [b.op(Div, [x, self.scale], tag + '/divide_scale')], tag + '/round', mode='half_to_even')
         if self.zero is not None:
             value = b.op(Add, [value, self.zero], tag + '/add_zero_point')
@@ -193,7 +198,7 @@ class ONNXDequantizeLinearLowering(OpRule):
         source = node.in_port(0).get_source().node
         # float8 and float4 have no FakeQuantize form: their levels are not evenly spaced
         if source.soft_get('op') == 'ONNXQuantizeLinear' and _dequantize_linears(source.out_port(0)) and \
-                np.dtype(source.quantized_type).type not in FLOAT_QDQ_TYPES:
+                np.dtype(source.quantized_type).name not in FLOAT_QDQ_TYPES:
             return self.fake_quantize(source, node, b)
         return dequantize(b, node, 0, 1, 2, node.axis, node.block_size, 'dequantize')
 
@@ -201,7 +206,7 @@ class ONNXDequantizeLinearLowering(OpRule):
     def fake_quantize(quantize: Node, node: Node, b: Builder):
         x = quantize.in_port(0)
         float_type = input_dtype(quantize, 1) or input_dtype(node, 1)
-        info = ml_dtypes.iinfo(quantize.quantized_type)
+        info = _iinfo(quantize.quantized_type)
         q = Quantization(b, quantize, 1, 2, x, float_type, quantize.axis, quantize.block_size, 'input')
         dq = Quantization(b, node, 1, 2, x, float_type, node.axis, node.block_size, 'output')
         bounds = [q.bound(b, int(info.min), 'input_low'), q.bound(b, int(info.max), 'input_high'),

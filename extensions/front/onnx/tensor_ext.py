@@ -8,7 +8,7 @@ directly the opset op. Ops that need several opset ops get an internal op (``ONN
 """
 import numpy as np
 
-from extensions.front.onnx.cast_e8m0_lowering import E8M0, ROUND_MODES
+from extensions.front.onnx.cast_e8m0_lowering import E8M0_NAME, ROUND_MODES
 from extensions.front.onnx.cast_lowering import DIRECT_TYPES, F32_ONLY_TYPES, FLOAT8_MAX
 from extensions.front.onnx.elementwise_ext import input_dtype
 from extensions.ops.onnx_tensor import ConvertLike, GatherElements, ONNXRange, ScatterElementsUpdate
@@ -59,13 +59,13 @@ def connected_inputs(node: Node):
 
 def _saturating(node: Node, dst_type) -> bool:
     """True when a cast to ``dst_type`` must clamp to the type's range: float8 with ``saturate`` (default 1)."""
-    return np.dtype(dst_type) in FLOAT8_MAX and bool(onnx_attr(node, 'saturate', 'i', 1))
+    return np.dtype(dst_type).name in FLOAT8_MAX and bool(onnx_attr(node, 'saturate', 'i', 1))
 
 
 def _special_cast(node: Node, dst_type) -> bool:
     """Make the node the internal op of a cast ``Convert`` does not do as ONNX does, if ``dst_type`` needs one:
     ONNXSaturatingCast (float8 with ``saturate``), ONNXCastE8M0 (float8e8m0's ``round_mode`` and ``saturate``)."""
-    if np.dtype(dst_type) == E8M0:
+    if np.dtype(dst_type).name == E8M0_NAME:
         round_mode = onnx_attr(node, 'round_mode', 's', b'up')
         round_mode = round_mode.decode() if isinstance(round_mode, bytes) else str(round_mode)
         if round_mode not in ROUND_MODES:
@@ -87,10 +87,10 @@ def _via_f32(node: Node, dst_type) -> bool:
     """Whether a cast to ``dst_type`` needs to go through f32 on OpenVINO: to float4e2m1 from a type other than
     f32/f16/bf16 (or one the model does not state), from float4e2m1/float8e8m0 to a type other than floats."""
     src_type = input_dtype(node, 0)
-    if np.dtype(dst_type) in F32_ONLY_TYPES:
-        return src_type is None or np.dtype(src_type) not in DIRECT_TYPES
-    return src_type is not None and np.dtype(src_type) in F32_ONLY_TYPES and \
-        np.dtype(dst_type) not in DIRECT_TYPES + (np.dtype(np.float64),)
+    if np.dtype(dst_type).name in F32_ONLY_TYPES:
+        return src_type is None or np.dtype(src_type).name not in DIRECT_TYPES
+    return src_type is not None and np.dtype(src_type).name in F32_ONLY_TYPES and \
+        np.dtype(dst_type).name not in DIRECT_TYPES + ('float64',)
 
 
 class CastExtractor(FrontExtractorOp):

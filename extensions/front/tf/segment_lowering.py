@@ -7,7 +7,6 @@ value for an empty segment that the identity is not (SegmentMax/Min give 0) or d
 size (the means), a second scatter counts each segment's rows. Every shape is computed at run time, so
 dynamic dimensions and segment counts convert; static ones fold.
 """
-import ml_dtypes
 import numpy as np
 
 from extensions.front.tf.formulas import (as_int64, concat, count_after_max, flatten_leading, rank_of,
@@ -23,6 +22,7 @@ from mo.ops.range import Range
 from mo.ops.select import Select
 from mo.ops.slice import Slice
 from mo.ops.tensor_ops import NonZero, ScatterNDUpdate
+from mo.utils import narrow_types
 
 #: op suffix -> the opset reduction
 _REDUCTION = {'Sum': 'sum', 'Mean': 'sum', 'SqrtN': 'sum', 'Prod': 'prod', 'Max': 'max', 'Min': 'min'}
@@ -31,8 +31,10 @@ _REDUCTION = {'Sum': 'sum', 'Mean': 'sum', 'SqrtN': 'sum', 'Prod': 'prod', 'Max'
 def _identity(reduction: str, dtype: np.dtype):
     """The value a segment starts from: the reduction's identity (TF's lowest/highest for max/min)."""
     if reduction in ('max', 'min'):
-        # ml_dtypes' finfo knows numpy's floats and bfloat16 (a numpy dtype of kind 'V')
-        limits = np.iinfo(dtype) if np.dtype(dtype).kind in 'iub' else ml_dtypes.finfo(dtype)
+        # numpy's finfo does not know bfloat16 (a numpy dtype of kind 'V'); ml_dtypes' does
+        kind = np.dtype(dtype).kind
+        limits = np.iinfo(dtype) if kind in 'iub' else np.finfo(dtype) if kind == 'f' else \
+            narrow_types.module().finfo(dtype)
         return limits.min if reduction == 'max' else limits.max
     return 1 if reduction == 'prod' else 0
 

@@ -6,11 +6,12 @@ The IR names a tensor's type in two spellings: the element type used in ``<data>
 
 numpy itself lacks the IR's narrow types; ``ml_dtypes`` (a dependency of mo) gives them as numpy dtypes:
 bfloat16, float8_e4m3fn, float8_e5m2, float8_e8m0fnu (one element per item) and int4, uint4, float4_e2m1fn,
-which numpy holds one per byte and the IR packs two per byte (``packed_bytes``).
+which numpy holds one per byte and the IR packs two per byte (``packed_bytes``). Their rows join the tables
+when ``ml_dtypes`` is loaded (``mo.utils.narrow_types``: its import is slow, and most models never need it).
 """
-import ml_dtypes
 import numpy as np
 
+from mo.utils import narrow_types
 from mo.utils.error import Error
 
 #: numpy dtype -> (IR element type, IR port precision)
@@ -27,24 +28,24 @@ _TABLE = (
     (np.dtype(np.uint16), 'u16', 'U16'),
     (np.dtype(np.uint8), 'u8', 'U8'),
     (np.dtype(np.bool_), 'boolean', 'BOOL'),
-    (np.dtype(ml_dtypes.bfloat16), 'bf16', 'BF16'),
-    (np.dtype(ml_dtypes.float8_e4m3fn), 'f8e4m3', 'F8E4M3'),
-    (np.dtype(ml_dtypes.float8_e5m2), 'f8e5m2', 'F8E5M2'),
-    (np.dtype(ml_dtypes.float8_e8m0fnu), 'f8e8m0', 'F8E8M0'),
-    (np.dtype(ml_dtypes.float4_e2m1fn), 'f4e2m1', 'F4E2M1'),
-    (np.dtype(ml_dtypes.int4), 'i4', 'I4'),
-    (np.dtype(ml_dtypes.uint4), 'u4', 'U4'),
 )
-
-#: the 4-bit types, stored two elements per byte in the IR
-NIBBLE_TYPES = (np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.uint4), np.dtype(ml_dtypes.float4_e2m1fn))
-#: the same as a set: the writer asks about every constant, and a set answers by hash, not by three comparisons
-_NIBBLE_SET = frozenset(NIBBLE_TYPES)
-_FLOAT4 = np.dtype(ml_dtypes.float4_e2m1fn)
 
 _BY_DTYPE = {dtype: (element_type, precision) for dtype, element_type, precision in _TABLE}
 _BY_ELEMENT_TYPE = {element_type: dtype for dtype, element_type, _ in _TABLE}
 _BY_PRECISION = {precision: dtype for dtype, _, precision in _TABLE}
+_NARROW_ELEMENT_TYPES = frozenset(element_type for _, element_type, _ in narrow_types.IR_NARROW_TYPES)
+_NARROW_PRECISIONS = frozenset(precision for _, _, precision in narrow_types.IR_NARROW_TYPES)
+
+
+def _with_narrow_types():
+    """Add the narrow types' rows to the tables (importing ``ml_dtypes``), once."""
+    if _BY_ELEMENT_TYPE.keys() >= _NARROW_ELEMENT_TYPES:
+        return
+    for name, element, precision_name in narrow_types.IR_NARROW_TYPES:
+        dtype = narrow_types.dtype(name)
+        _BY_DTYPE[dtype] = (element, precision_name)
+        _BY_ELEMENT_TYPE[element] = dtype
+        _BY_PRECISION[precision_name] = dtype
 
 
 def _as_dtype(dtype) -> np.dtype:
@@ -59,10 +60,13 @@ def _lookup(dtype):
     # a native numpy dtype is the common case and a dict key as it is; anything else is normalized
     entry = _BY_DTYPE.get(dtype) if isinstance(dtype, np.dtype) else None
     if entry is None:
-        entry = _BY_DTYPE.get(_as_dtype(dtype))
+        dtype = _as_dtype(dtype)
+        if narrow_types.is_narrow(dtype):
+            _with_narrow_types()
+        entry = _BY_DTYPE.get(dtype)
     if entry is None:
         raise Error('Data type "{}" has no OpenVINO IR element type (supported: {})', np.dtype(dtype).name,
-                    ', '.join(d.name for d, _, _ in _TABLE))
+                    ', '.join([d.name for d, _, _ in _TABLE] + [name for name, _, _ in narrow_types.IR_NARROW_TYPES]))
     return entry
 
 
@@ -78,6 +82,8 @@ def precision(dtype) -> str:
 
 def dtype_from_element_type(name: str) -> np.dtype:
     """The numpy dtype of an IR element type name (``'f16'`` -> ``float16``)."""
+    if name in _NARROW_ELEMENT_TYPES:
+        _with_narrow_types()
     try:
         return _BY_ELEMENT_TYPE[name]
     except KeyError:
@@ -86,6 +92,8 @@ def dtype_from_element_type(name: str) -> np.dtype:
 
 def dtype_from_precision(name: str) -> np.dtype:
     """The numpy dtype of an IR port precision (``'I64'`` -> ``int64``)."""
+    if name.upper() in _NARROW_PRECISIONS:
+        _with_narrow_types()
     try:
         return _BY_PRECISION[name.upper()]
     except KeyError:
@@ -100,25 +108,24 @@ def is_dtype_like(value) -> bool:
 def is_float_type(dtype) -> bool:
     """True for numpy's float types and the IR's narrow floats (bf16, f8, f4), whose numpy kind is 'V'."""
     dtype = _as_dtype(dtype)
-    return dtype.kind == 'f' or (dtype.kind == 'V' and _BY_DTYPE.get(dtype, ('',))[0][:1] in ('f', 'b'))
+    return dtype.kind == 'f' or (narrow_types.is_narrow(dtype) and _lookup(dtype)[0][:1] in ('f', 'b'))
 
 
 def is_nibble_type(dtype) -> bool:
     """True for int4/uint4/float4_e2m1fn, which the IR stores two elements per byte."""
-    return np.dtype(dtype) in _NIBBLE_SET
+    return narrow_types.name_of(dtype) in narrow_types.NIBBLE_NAMES
 
 
 def stored_size(dtype, count: int) -> int:
     """The bytes ``count`` elements of ``dtype`` take in the IR's ``.bin``."""
-    dtype = np.dtype(dtype)
-    return (count + 1) // 2 if dtype in NIBBLE_TYPES else count * dtype.itemsize
+    return (count + 1) // 2 if is_nibble_type(dtype) else count * np.dtype(dtype).itemsize
 
 
 def _bits(value: np.ndarray) -> np.ndarray:
     """The bit patterns of 4-bit ``value`` as flat uint8 (in the low nibble): float4's bits are its byte (a view),
     int4's the two's complement of its value."""
     flat = np.ascontiguousarray(value).reshape(-1)
-    return flat.view(np.uint8) if flat.dtype == _FLOAT4 else flat.astype(np.int8).view(np.uint8)
+    return flat.view(np.uint8) if flat.dtype.name == 'float4_e2m1fn' else flat.astype(np.int8).view(np.uint8)
 
 
 def packed_bytes(value: np.ndarray) -> np.ndarray:
@@ -138,8 +145,9 @@ def unpacked(data, count: int, dtype) -> np.ndarray:
     nibbles = np.empty(raw.size * 2, dtype=np.uint8)
     nibbles[0::2], nibbles[1::2] = raw & 0x0F, raw >> 4
     nibbles = nibbles[:count]
-    if np.dtype(dtype) == _FLOAT4:
-        return nibbles.view(_FLOAT4)
-    if np.dtype(dtype) == np.dtype(ml_dtypes.int4):
+    dtype = np.dtype(dtype)
+    if dtype.name == 'float4_e2m1fn':
+        return nibbles.view(dtype)
+    if dtype.name == 'int4':
         return ((nibbles.astype(np.int8) ^ 8) - 8).astype(dtype)  # sign-extend bit 3
     return nibbles.astype(dtype)

@@ -12,21 +12,21 @@ element per byte: the one copy a tensor's reading makes.
 import mmap
 import os
 
-import ml_dtypes
 import numpy as np
 
 from mo.back.ir.ir_types import unpacked
+from mo.utils import narrow_types
 from mo.utils.error import Error
 
-#: ONNX TensorProto.DataType number -> numpy dtype (the types numpy, or ml_dtypes, and the IR all have)
+#: ONNX TensorProto.DataType number -> numpy dtype (the types numpy and the IR both have)
 NP_TYPES = {
     1: np.dtype(np.float32), 2: np.dtype(np.uint8), 3: np.dtype(np.int8), 4: np.dtype(np.uint16),
     5: np.dtype(np.int16), 6: np.dtype(np.int32), 7: np.dtype(np.int64), 9: np.dtype(np.bool_),
     10: np.dtype(np.float16), 11: np.dtype(np.float64), 12: np.dtype(np.uint32), 13: np.dtype(np.uint64),
-    16: np.dtype(ml_dtypes.bfloat16), 17: np.dtype(ml_dtypes.float8_e4m3fn), 19: np.dtype(ml_dtypes.float8_e5m2),
-    21: np.dtype(ml_dtypes.uint4), 22: np.dtype(ml_dtypes.int4), 23: np.dtype(ml_dtypes.float4_e2m1fn),
-    24: np.dtype(ml_dtypes.float8_e8m0fnu),
 }
+#: ONNX TensorProto.DataType number -> the ``ml_dtypes`` type of the element types numpy lacks (imported when met)
+NARROW_TYPES = {16: 'bfloat16', 17: 'float8_e4m3fn', 19: 'float8_e5m2', 21: 'uint4', 22: 'int4',
+                23: 'float4_e2m1fn', 24: 'float8_e8m0fnu'}
 STRING = 8
 BFLOAT16 = 16
 #: uint4, int4 and float4e2m1: two elements per byte, element 2k in the low nibble of byte k
@@ -52,6 +52,8 @@ _TYPED_FIELD = {
 def np_dtype(onnx_type: int, what: str = 'tensor') -> np.dtype:
     """The numpy dtype of ONNX element type ``onnx_type``; an Error naming ``what`` for the others."""
     dtype = NP_TYPES.get(int(onnx_type))
+    if dtype is None and int(onnx_type) in NARROW_TYPES:
+        dtype = narrow_types.dtype(NARROW_TYPES[int(onnx_type)])
     if dtype is None:
         raise Error('{} has element type {}, which mo does not convert', what,
                     TYPE_NAMES.get(int(onnx_type), int(onnx_type)))
@@ -63,6 +65,10 @@ def onnx_type_of(dtype) -> int:
     dtype = np.dtype(dtype)
     for number, candidate in NP_TYPES.items():
         if candidate == dtype:
+            return number
+    narrow = narrow_types.name_of(dtype)
+    for number, name in NARROW_TYPES.items():
+        if name == narrow:
             return number
     raise Error('numpy type {} has no ONNX element type', dtype)
 

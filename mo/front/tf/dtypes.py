@@ -10,8 +10,9 @@ TF dtype number stays on the node, so nothing is lost on a round trip:
 * ``quint8``/``qint8``/``qint32``: ``uint8``/``int8``/``int32``;
 * ``string``: an object array of ``bytes``.
 """
-import ml_dtypes
 import numpy as np
+
+from mo.utils import narrow_types
 
 DT_INVALID = 0
 DT_FLOAT = 1
@@ -53,7 +54,7 @@ _TABLE = {
     DT_QINT8: ('qint8', np.int8),
     DT_QUINT8: ('quint8', np.uint8),
     DT_QINT32: ('qint32', np.int32),
-    DT_BFLOAT16: ('bfloat16', ml_dtypes.bfloat16),
+    DT_BFLOAT16: ('bfloat16', None),  # ml_dtypes.bfloat16, imported when a graph has one (np_dtype)
     DT_QINT16: ('qint16', np.int16),
     DT_QUINT16: ('quint16', np.uint16),
     DT_UINT16: ('uint16', np.uint16),
@@ -79,7 +80,6 @@ _FROM_NUMPY = {
     np.dtype(np.bool_): DT_BOOL,
     np.dtype(np.complex64): DT_COMPLEX64,
     np.dtype(np.complex128): DT_COMPLEX128,
-    np.dtype(ml_dtypes.bfloat16): DT_BFLOAT16,
     np.dtype(np.object_): DT_STRING,
 }
 
@@ -109,9 +109,10 @@ def is_known(tf_dtype: int) -> bool:
 def np_dtype(tf_dtype: int) -> np.dtype:
     """The numpy dtype that stores tensors of TF dtype number ``tf_dtype``."""
     try:
-        return np.dtype(_TABLE[tf_dtype][1])
+        storage = _TABLE[tf_dtype][1]
     except KeyError:
         raise ValueError('unsupported TensorFlow dtype number {}'.format(tf_dtype)) from None
+    return narrow_types.dtype('bfloat16') if storage is None else np.dtype(storage)
 
 
 def tf_dtype_name(tf_dtype: int) -> str:
@@ -122,7 +123,10 @@ def tf_dtype_name(tf_dtype: int) -> str:
 
 def tf_dtype_from_numpy(dtype) -> int:
     """The TF dtype number for a numpy dtype (the natural one: ``uint16`` is DT_UINT16)."""
+    dtype = np.dtype(dtype)
+    if narrow_types.name_of(dtype) == 'bfloat16':
+        return DT_BFLOAT16
     try:
-        return _FROM_NUMPY[np.dtype(dtype)]
+        return _FROM_NUMPY[dtype]
     except KeyError:
         raise ValueError('numpy dtype {} has no TensorFlow counterpart'.format(np.dtype(dtype))) from None
