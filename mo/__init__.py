@@ -1,4 +1,5 @@
-"""mo: TensorFlow frozen graphs to OpenVINO IR, and the Graph Transform Tool, in pure Python."""
+"""mo: models of TensorFlow, ONNX and the other frameworks of ``mo.front.frameworks`` to OpenVINO IR, and TensorFlow's Graph
+Transform Tool, in pure Python."""
 
 from mo.version import __version__  # noqa: F401 - the package's version, as ``mo.__version__``
 

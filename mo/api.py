@@ -27,7 +27,6 @@ from mo.main import build_parser
 from mo.pipeline.convert import convert, options_from_args
 from mo.utils.file_utils import create_temporary, replace_file
 from mo.pipeline import registry_of_commands
-from mo.pipeline.summarize import summarize_model
 
 __all__ = ['convert_model', 'save_model', 'transform_graph', 'summarize_graph', 'ConversionResult', 'TensorInfo']
 
@@ -272,5 +271,6 @@ def summarize_graph(in_graph, print_structure: bool = False, **options):
     """``mo summarize``: summarize_graph's report of ``in_graph``: a ``GraphSummary``, the text (a ``str``, printed
     as the command prints it) with its facts as attributes (``inputs``, ``variables``, ``outputs``, parameter
     counts, ``op_counts``)."""
+    from mo.pipeline.summarize import summarize_model  # TensorFlow's reader: only for this call
     args = _parse('summarize', dict(options, in_graph=in_graph, print_structure=print_structure))
     return summarize_model(args.in_graph, args)

@@ -12,6 +12,7 @@ import logging as log
 import os
 import sys
 
+from mo.front.frameworks import framework_names
 from mo.pipeline import progress, timing
 from mo.utils import prefetch, process_exit
 from mo.utils.error import Error, FrameworkError, UsageError
@@ -61,8 +62,7 @@ def _add_extensions(parser):
 def build_parser(command: str = None) -> argparse.ArgumentParser:
     """The ``mo`` parser; given the ``command`` about to run, only that command's module is imported
     (the others get a bare sub-parser: their options are never parsed in this run)."""
-    parser = _Parser(prog='mo', description='Model conversion: TensorFlow and ONNX models to OpenVINO IR, '
-                                            'and the Graph Transform Tool.')
+    parser = _Parser(prog='mo', description='Model conversion to OpenVINO IR, and TensorFlow\'s Graph Transform Tool.')
     parser.add_argument('--version', action='version', version='mo {}'.format(__version__))
     commands = parser.add_subparsers(dest='command', metavar='COMMAND', parser_class=_Parser)
 
@@ -71,7 +71,7 @@ def build_parser(command: str = None) -> argparse.ArgumentParser:
     _add_extensions(transforms)
     transforms.add_argument('--phase', choices=('load', 'front', 'middle', 'back', 'transform'), action='append',
                             help='only this phase (repeatable); "transform" lists the mo transform catalogue')
-    transforms.add_argument('--framework', choices=('tf', 'onnx'),
+    transforms.add_argument('--framework', choices=framework_names(),
                             help='list only the replacers that run for this framework\'s models')
     transforms.add_argument('--dot', metavar='FILE', help='also write the dependency graph as Graphviz dot')
     transforms.add_argument('--json', action='store_true', help='print JSON instead of a table')

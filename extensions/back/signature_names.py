@@ -7,10 +7,13 @@ these tensors by their keys alone, and so do users' programs written against the
 ``--output`` still accept every name (they are read before this step).
 """
 from extensions.back.constant_folding import FinalConstantFolding
-from extensions.load.tf.loader import SIGNATURE_NAMES
 from mo.back.replacement import BackReplacementPattern
 from mo.graph.graph import Graph
 from mo.utils.anchors import BackFinish
+
+#: the graph attribute in which a reader records the names a model's signature gives its inputs and outputs
+#: (key -> tensor name; a TensorFlow SavedModel's signature)
+SIGNATURE_NAMES = 'signature_names'
 
 
 def _is_signature_model(graph: Graph) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 
 from mo.front.common.partial_infer.utils import float32_array
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph, rename_node
 from mo.ops.clamp import Clamp
 

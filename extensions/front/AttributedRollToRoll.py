@@ -5,7 +5,7 @@ authors' unit tests.
 inputs, named as the node. mo's extractors give Roll its inputs directly, so the class is ``legacy_only``.
 """
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph, rename_nodes
 from mo.ops.sequence_ops import Roll
 

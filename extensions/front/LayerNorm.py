@@ -13,7 +13,7 @@ import logging as log
 import numpy as np
 
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph, rename_nodes
 from mo.middle.pattern_match import apply_pattern
 from mo.ops.mvn import MVN

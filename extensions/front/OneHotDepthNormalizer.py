@@ -7,7 +7,7 @@ front end reads the depth as a scalar itself, so the class is ``legacy_only``.
 """
 from mo.front.common.partial_infer.utils import int64_array
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph
 from mo.ops.reshape import Reshape
 

@@ -7,7 +7,7 @@ front ends lower Size their own way, so the class is ``legacy_only``.
 """
 from mo.front.common.partial_infer.utils import int64_array
 from mo.front.common.replacement import FrontReplacementOp
-from mo.front.tf.graph_utils import create_op_node_with_second_input
+from mo.front.common.graph_utils import create_op_node_with_second_input
 from mo.graph.graph import Graph, rename_nodes
 from mo.ops.reduce import ReduceProd
 from mo.ops.shape import Shape

@@ -3,10 +3,10 @@
 Used when no Python replacer claims the description's id. Inputs and outputs are connected in
 the configured order; the node carries the description's ``custom_attributes`` (written to the
 IR). When the op class has no shape inference of its own, the output shapes are those the
-replaced sub-graph would have had (``mo.front.tf.replacement.SubgraphShapes``).
+replaced sub-graph would have had (``mo.front.common.config_replacement.SubgraphShapes``).
 """
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.replacement import _ConfigDrivenOrder, replace_with_op
+from mo.front.common.config_replacement import _ConfigDrivenOrder, replace_with_op
 from mo.graph.graph import Graph
 from mo.utils.class_registration import registered_classes
 

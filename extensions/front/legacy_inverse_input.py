@@ -2,7 +2,7 @@
 for authors' unit tests): a binary op becomes another of its first input and its second input's inverse."""
 import numpy as np
 
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Node, rename_node
 
 

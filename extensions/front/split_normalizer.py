@@ -22,7 +22,7 @@ import numpy as np
 
 from mo.front.common.partial_infer.utils import mo_array
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph
 from mo.ops.split import Split, VariadicSplit
 from mo.ops.squeeze import Squeeze

@@ -92,9 +92,9 @@ class Preprocessing:
         return table.get(name, table.get(None))
 
 
-class TFPreprocessing(LoadReplacementPattern):
+class InputPreprocessing(LoadReplacementPattern):
     """--layout, --reverse_input_channels, --mean_values, --scale_values, --scale: ops after each input."""
-    id = 'TFPreprocessing'
+    id = 'InputPreprocessing'
 
     def run_after(self):
         return registered_steps('extensions.load.tf.loader.TFExtractor', 'extensions.load.onnx.loader.ONNXExtractor')

@@ -11,7 +11,7 @@ import numpy as np
 
 from extensions.middle.transpose_sinking import TransposeSinking
 from mo.utils.shape import int64_array
-from mo.front.tf.graph_utils import create_op_node_with_second_input
+from mo.front.common.graph_utils import create_op_node_with_second_input
 from mo.graph.graph import Graph
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern

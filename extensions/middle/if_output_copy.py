@@ -12,7 +12,7 @@ alone.
 import numpy as np
 
 from mo.utils.shape import int64_array, is_fully_defined
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern

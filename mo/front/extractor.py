@@ -8,6 +8,7 @@ in one error.
 """
 import logging as log
 
+from mo.front.frameworks import folder_framework
 from mo.utils.class_registration import is_builtin
 from mo.graph.graph import Graph
 
@@ -26,8 +27,9 @@ def unsupported_op_hint(op_type: str, folder: str) -> str:
 class FrontExtractorOp:
     """Base of extractors; subclasses set ``op`` (the framework op type) and define ``extract``.
 
-    ``framework`` (``'tf'`` or ``'onnx'``) says whose op type ``op`` is; a class in a ``front/onnx/`` or
-    ``front/tf/`` folder need not say it (the folder does, as in the Model Optimizer)."""
+    ``framework`` (a name of ``mo.front.frameworks``) says whose op type ``op`` is; a class in a framework's
+    ``front/<name>/`` folder need not say it (the folder does, as in the Model Optimizer); one elsewhere is
+    TensorFlow's, as the Model Optimizer's first extractors were."""
     op = None
     enabled = True
     #: framework name -> {op type -> extractor class}
@@ -39,7 +41,7 @@ class FrontExtractorOp:
         if cls.__dict__.get('op') is None:
             return
         if 'framework' not in cls.__dict__:
-            cls.framework = _framework_of_module(cls.__module__) or cls.framework
+            cls.framework = folder_framework(cls.__module__) or cls.framework
         ops = cls.op if isinstance(cls.op, (list, tuple)) else [cls.op]
         table = FrontExtractorOp.registry.setdefault(cls.framework, {})
         for op in ops:
@@ -75,16 +77,6 @@ class OpTableExtractor(FrontExtractorOp):
     def extract(cls, node):
         cls.table[node.op].update_node_stat(node, {})
         return True
-
-
-def _framework_of_module(module: str):
-    """``'onnx'`` for a class defined in a ``front/onnx/`` folder (built-in or an --extensions directory's), ``'tf'``
-    for ``front/tf/``, else None: the Model Optimizer told an extractor's framework by its folder."""
-    parts = module.split('.')
-    for before, after in zip(parts, parts[1:]):
-        if before == 'front' and after in ('onnx', 'tf'):
-            return after
-    return None
 
 
 def opset_type(op_class) -> str:

@@ -1,19 +1,17 @@
 """OpenVINO's Loop (opset5) and If (opset8): ops that own body graphs.
 
-The bodies are TensorFlow functions. They are converted when the op's inputs are inferred, so
-that each body Parameter gets the shape and type of the tensor it stands for (see
-``mo.front.tf.function_graph``); the converted bodies live in the node's ``bodies`` attribute
-(IR tag -> graph) and the IR writer writes them inside the layer, with the port maps and back
-edges ``ir_sections`` gives.
+The bodies are converted when the op's inputs are inferred, so that each body Parameter gets the shape and type
+of the tensor it stands for. The framework's reader hands each node the function that builds and converts a body
+for given inputs (``build_body(node, specs)`` for a Loop, ``build_branch(node, tag, specs)`` for an If: TensorFlow's
+are in ``mo.front.tf.function_graph``); the converted bodies live in the node's ``bodies`` attribute (IR tag ->
+graph) and the IR writer writes them inside the layer, with the port maps and back edges ``ir_sections`` gives.
 """
 import numpy as np
 
 from mo.back.ir.xml_builder import ElementList
 from mo.utils.shape import int64_array
-from mo.front.tf.dtypes import tf_dtype_from_numpy
-from mo.front.tf.function_graph import (BodyGraphDef, BodyInput, add_unread_parameter, body_parameters,
-                                        body_results, convert_body, input_name, result_dtype, result_shape)
 from mo.graph.graph import Node
+from mo.ops.body_io import BodyInput, add_unread_parameter, body_parameters, body_results, result_dtype, result_shape
 from mo.ops.op import Op
 from mo.utils.error import Error
 
@@ -96,11 +94,10 @@ def _set_output(node, port, shape, dtype):
 
 
 class Loop(Op):
-    """TF While -> Loop: ``body`` runs the While's body and then its cond on the body's results.
-
-    Inputs: trip count, first execution condition, loop variables (see
-    ``extensions.load.tf.while_loop``); output k is loop variable k after the last iteration.
-    """
+    """Loop whose body computes the next loop variables and the condition: inputs trip count, first execution
+    condition, loop variables; output k is loop variable k after the last iteration. ``build_body(node, specs)``
+    (given by the reader) converts the body for variables of ``specs``: output 0 the condition, output k + 1 the
+    next value of variable k (a TF While: ``extensions.load.tf.while_loop``)."""
     op = 'Loop'
 
     def __init__(self, graph, attrs: dict):
@@ -124,7 +121,7 @@ class Loop(Op):
         for k in unranked:
             specs[k].shape = [-1] * len(specs[k].shape)
         for _ in range(MAX_SHAPE_ROUNDS):
-            graph = Loop._convert(node, specs)
+            graph = node.build_body(node, specs)
             params, results = body_parameters(graph), body_results(graph)
             loosened = False
             for k, spec in enumerate(specs):
@@ -171,17 +168,6 @@ class Loop(Op):
         return changed
 
     @staticmethod
-    def _convert(node, specs):
-        functions = node.tf_functions
-        body = BodyGraphDef(functions, specs)
-        tf_types = [tf_dtype_from_numpy(spec.dtype) for spec in specs]
-        body.add_call('body', node.body_function, [input_name(k) for k in range(len(specs))], tf_types)
-        body.add_call('cond', node.cond_function, ['body:{}'.format(k) for k in range(len(specs))],
-                      [tf_dtype_from_numpy(np.bool_)])
-        body.set_outputs(['cond:0'] + ['body:{}'.format(k) for k in range(len(specs))])
-        return convert_body(body, 'The body of loop "{}"'.format(_name(node)))
-
-    @staticmethod
     def type_infer(node):
         pass  # infer sets the output types from the converted body
 
@@ -204,7 +190,8 @@ class Loop(Op):
 
 
 class If(Op):
-    """TF If / StatelessIf -> If: input 0 the predicate, inputs 1.. the branches' arguments."""
+    """If: input 0 the predicate, inputs 1.. the branches' arguments; ``build_branch(node, tag, specs)`` (given by
+    the reader) converts branch ``tag`` (``then_body``, ``else_body``) for arguments of ``specs``."""
     op = 'If'
 
     def __init__(self, graph, attrs: dict):
@@ -219,11 +206,8 @@ class If(Op):
         count = len(node.input_types)
         specs = [_input_spec(node, 1 + k, node.input_types[k]) for k in range(count)]
         bodies, params, results = {}, {}, {}
-        for tag, branch in (('then_body', node.then_branch), ('else_body', node.else_branch)):
-            body = BodyGraphDef(node.tf_functions, specs)
-            If._add_branch(body, branch, node.output_types)
-            body.set_outputs(['branch:{}'.format(k) for k in range(len(node.output_types))])
-            graph = convert_body(body, 'The {} branch of conditional "{}"'.format(tag.split('_')[0], _name(node)))
+        for tag in ('then_body', 'else_body'):
+            graph = node.build_branch(node, tag, specs)
             bodies[tag] = graph
             params[tag] = {k: p.id for k, p in body_parameters(graph).items()}
             results[tag] = body_results(graph)
@@ -238,23 +222,6 @@ class If(Op):
                             'needs one rank', _name(node), k, len(then_shape), len(else_shape))
             if not node.out_port(k).disconnected():
                 _set_output(node, k, shape, result_dtype(results['then_body'][k]) or node.output_types[k])
-
-    @staticmethod
-    def _add_branch(body: BodyGraphDef, branch, output_types):
-        """The node ``branch`` computing the body's outputs: ``('call', function, first)`` calls a library
-        function on inputs ``first``...; ``('case', functions, first)`` is what is left of a TF Case after
-        its first branch: input 0 is the branch index, so it calls ``functions[0]`` when the index is 1, ...
-        (one function left: that one, TF's default branch for any index out of range)."""
-        kind, functions, first = branch
-        args = [input_name(k) for k in range(first, len(body.inputs))]
-        tout = [tf_dtype_from_numpy(t) for t in output_types]
-        if kind == 'call':
-            body.add_call('branch', functions, args, tout)
-            return
-        if len(functions) == 1:
-            body.add_call('branch', functions[0], args, tout)
-            return
-        body.add_case('branch', input_name(0), list(functions), args, tout)
 
     @staticmethod
     def type_infer(node):

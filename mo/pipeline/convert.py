@@ -1,4 +1,4 @@
-"""``mo convert``: a TensorFlow or ONNX model becomes an OpenVINO IR (NAME.xml + NAME.bin)."""
+"""``mo convert``: a model of any framework mo reads becomes an OpenVINO IR (NAME.xml + NAME.bin)."""
 import contextvars
 import logging as log
 import os
@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from mo.graph import body_conversion
 from mo.graph.graph import Graph, Node
 from mo.utils.class_registration import pipeline
 from mo.pipeline.runner import apply_replacements
@@ -18,10 +19,9 @@ from mo.pipeline import timing
 from mo.utils.config_update import update_config
 from mo.back.ir.writer import write_ir
 from mo.pipeline.report import write_report
-from mo.pipeline.frameworks import LAYOUTS, detect_framework
+from mo.front import frameworks
 
-HELP = ('convert a TensorFlow model (frozen GraphDef .pb/.pbtxt, SavedModel directory, .meta or GraphDef with '
-        'a checkpoint) or an ONNX model (.onnx) into OpenVINO IR v11')
+HELP = 'convert a model ({}) into OpenVINO IR v11'.format(', '.join(r.title for r in frameworks.frameworks()))
 
 #: options recorded in the IR's rt_info, in this order
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
@@ -32,9 +32,8 @@ RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signa
 
 
 def add_arguments(parser):
-    parser.add_argument('--input_model', '-m', help='the model: a SavedModel directory, a frozen GraphDef (.pb or '
-                                                    '.pbtxt), a .meta MetaGraphDef, or a GraphDef with '
-                                                    '--input_checkpoint')
+    parser.add_argument('--input_model', '-m', help='the model, its kind told by its content: ' + '; '.join(
+        '{}: {}'.format(r.title, r.formats) for r in frameworks.frameworks()))
     parser.add_argument('--output_dir', '-o', default=None,
                         help='directory for NAME.xml and NAME.bin (default: the current directory; with --dump_ops, '
                              'no IR is written unless it is given)')
@@ -66,8 +65,8 @@ def add_arguments(parser):
     parser.add_argument('--input_meta_graph', metavar='FILE', help='a TF1 .meta MetaGraphDef (with --input_checkpoint, '
                                                                    'default: the checkpoint beside it)')
     parser.add_argument('--input_checkpoint', metavar='PREFIX', help='the TF1 checkpoint holding the variables')
-    # the Model Optimizer's habits: the framework is TensorFlow's, the format is told by content
-    parser.add_argument('--framework', choices=['tf', 'onnx'], default=None,
+    # the Model Optimizer's habits: the framework is told by content, --framework says it explicitly
+    parser.add_argument('--framework', choices=frameworks.framework_names(), default=None,
                         help='the source framework (default: told by the model\'s content)')
     parser.add_argument('--input_model_is_text', action='store_true',
                         help='accepted for the Model Optimizer\'s command lines: text and binary GraphDefs are '
@@ -208,9 +207,10 @@ def convert(options: dict):
     """
     start = time.perf_counter()
     options = dict(options)
-    options['framework'] = framework = detect_framework(options)
-    if framework == 'onnx' and options.get('graph_def_bytes') is not None:
-        options['onnx_model'] = options.pop('graph_def_bytes')
+    record = frameworks.detect(options)
+    options['framework'] = framework = record.name
+    if record.prepare is not None:
+        record.prepare(options)
     load_extensions(split_dirs(options.get('extensions')), with_transforms=False, framework=framework)
     # --dump_ops looks at the graph: an IR in the current directory would be a surprise
     write = bool(options.get('output_dir')) or not options.get('dump_ops')
@@ -218,13 +218,12 @@ def convert(options: dict):
     if write and not options.get('tensorflow_custom_operations_config_update'):
         _check_output_dir(output_dir)
     model_name = options.get('model_name') or _default_model_name(options)
-    graph = Graph(cmd_params=options, source_format=framework, layout=LAYOUTS[framework])
+    graph = Graph(cmd_params=options, source_format=framework, layout=record.layout)
     steps = []
     update_path = options.get('tensorflow_custom_operations_config_update')
     if update_path:
         # only read the model: the point of a config is often a sub-graph nothing else can convert
-        apply_replacements(graph, [i for i in pipeline(['load'])
-                                   if i.id in ('TFLoader', 'TFInputsOutputs', 'ONNXLoader', 'ONNXInputsOutputs')], steps)
+        apply_replacements(graph, [i for i in pipeline(['load']) if i.id in record.reader_steps], steps)
         for desc_id in update_config(graph, update_path):
             log.info('[ mo ] updated inputs/outputs of "{}" in {}'.format(desc_id, update_path))
         return graph, None, None, steps
@@ -236,28 +235,29 @@ def convert(options: dict):
     hooks += [hook for hook in [timing.after_step_hook()] if hook is not None]
     timing.mark('imports')
     bodies = _BODIES.set(_BodyConversions())
-    try:
-        apply_replacements(graph, infos, steps, lambda info, g: [hook(info, g) for hook in hooks])
-        timing.mark('pipeline')
-        if options.get('static_shape'):
-            _check_static(graph)
-        meta = {'cli_parameters': {k: _option_text(options.get(k)) for k in RECORDED_OPTIONS
-                                   if options.get(k) not in (None, False, [], '')},
-                'compress_to_fp16': bool(options.get('compress_to_fp16'))}
-        xml_path = bin_path = None
-        if write:
-            progress.message('writing the IR')
-            xml_path, bin_path = write_ir(graph, output_dir, model_name, meta)
-            timing.mark('write')
-    except Exception as exc:
-        if options.get('report'):  # what ran, and where it stopped
-            write_report(options['report'], steps, {'seconds': round(time.perf_counter() - start, 6),
-                                                    'error': str(exc), 'failed_in': getattr(exc, 'replacer', None),
-                                                    'steps_completed': len(steps)})
-        raise
-    finally:
-        _BODIES.reset(bodies)
-        progress.finish()
+    with body_conversion.converting_bodies(convert_loaded_sub_graph):
+        try:
+            apply_replacements(graph, infos, steps, lambda info, g: [hook(info, g) for hook in hooks])
+            timing.mark('pipeline')
+            if options.get('static_shape'):
+                _check_static(graph)
+            meta = {'cli_parameters': {k: _option_text(options.get(k)) for k in RECORDED_OPTIONS
+                                       if options.get(k) not in (None, False, [], '')},
+                    'compress_to_fp16': bool(options.get('compress_to_fp16'))}
+            xml_path = bin_path = None
+            if write:
+                progress.message('writing the IR')
+                xml_path, bin_path = write_ir(graph, output_dir, model_name, meta)
+                timing.mark('write')
+        except Exception as exc:
+            if options.get('report'):  # what ran, and where it stopped
+                write_report(options['report'], steps, {'seconds': round(time.perf_counter() - start, 6),
+                                                        'error': str(exc), 'failed_in': getattr(exc, 'replacer', None),
+                                                        'steps_completed': len(steps)})
+            raise
+        finally:
+            _BODIES.reset(bodies)
+            progress.finish()
     log.info('[ mo ] converted in {:.2f}s'.format(time.perf_counter() - start))
     if options.get('report'):
         write_report(options['report'], steps, {'seconds': round(time.perf_counter() - start, 6),
@@ -281,22 +281,11 @@ class _BodyConversions:
 _BODIES = contextvars.ContextVar('body_conversions', default=None)
 
 
-def convert_sub_graph(graph_def_bytes: bytes, outputs: str) -> Graph:
-    """Run the pipeline on the GraphDef of a loop or conditional body (see ``mo.front.tf.function_graph``);
-    returns the back-phase graph (the same one for the same body and inputs within one model's
-    conversion: treat it as read-only). Replacers with ``run_not_recursively`` run on the model's
-    graph only."""
-    import hashlib  # only models with loops or conditionals need it: most conversions skip its import
-    key = (hashlib.sha256(graph_def_bytes).digest(), outputs)
-    options = {'framework': 'tf', 'graph_def_bytes': graph_def_bytes, 'output': outputs, 'sub_graph': True}
-    return convert_loaded_sub_graph(key, lambda: Graph(cmd_params=options, source_format='tf', layout='NHWC'))
-
-
 def convert_loaded_sub_graph(key, make_graph) -> Graph:
     """Run the body pipeline (every step but those with ``run_not_recursively``) on the graph ``make_graph()``
-    returns: an empty graph whose options say what to load, or one a framework's body builder has loaded
-    already (an ONNX body, ``mo.front.onnx.bodies``). ``key`` names the body and its inputs: within one
-    model's conversion the same key gives the same back-phase graph (treat it as read-only)."""
+    returns: an empty graph whose options say what to load, or one a reader has loaded already. ``key`` names
+    the body and its inputs: within one model's conversion the same key gives the same back-phase graph (treat
+    it as read-only). The readers reach it through ``mo.graph.body_conversion.convert_body``."""
     conversions = _BODIES.get() or _BodyConversions()
     if key in conversions.graphs:
         return conversions.graphs[key]
@@ -405,9 +394,9 @@ def run_summary(graph: Graph, seconds: float) -> str:
     inputs, outputs = model_io(graph)
     lines = ['[ INFO ] Input:  {}'.format(info) for info in inputs]
     lines += ['[ INFO ] Output: {}'.format(info) for info in outputs]
-    framework = 'ONNX' if graph.graph.get('source_format') == 'onnx' else 'TensorFlow'
     lines.append('[ SUCCESS ] Converted in {:.2f} s: {} {} nodes -> {} IR layers'.format(
-        seconds, graph.graph.get('source_nodes', 0), framework, ir_layer_count(graph)))
+        seconds, graph.graph.get('source_nodes', 0), frameworks.framework(graph.graph['source_format']).title,
+        ir_layer_count(graph)))
     return '\n'.join(lines)
 
 

@@ -17,7 +17,7 @@ def gtt_table() -> list:
 def transforms_table(phases=None, framework=None) -> list:
     """One dict per replacer in run order (position, id, class, phase, enabled, why disabled),
     then the ``mo transform`` catalogue when no phase is chosen or 'transform' is. ``framework``
-    (``'tf'``, ``'onnx'``) keeps the replacers that run for that framework's models."""
+    (a name of ``mo.front.frameworks``) keeps the replacers that run for that framework's models."""
     rows = []
     pipeline_phases = [p for p in phases if p != 'transform'] if phases else None
     infos = pipeline(pipeline_phases) if pipeline_phases != [] else []

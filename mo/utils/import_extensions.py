@@ -1,8 +1,8 @@
 """Loading replacers and ops: the built-in ``extensions`` package and users' extension dirs.
 
-Both are loaded the same way: every ``.py`` file under ``front/``, ``front/tf/``, ``middle/``,
-``back/``, ``ops/`` (and ``load/``) is imported in sorted order, which registers the classes it
-defines. A user's directory is imported as a package of its own, so two directories may use
+Both are loaded the same way: every ``.py`` file under ``ops/``, ``load/``, ``front/``, ``middle/``,
+``back/`` and each framework's ``load/<name>/`` and ``front/<name>/`` (``mo.front.frameworks``) is imported in
+sorted order, which registers the classes it defines. A user's directory is imported as a package of its own, so two directories may use
 the same file names; a file that fails to import is an Error naming the file.
 """
 import importlib
@@ -12,25 +12,20 @@ import os
 import pkgutil
 import sys
 
+from mo.front.frameworks import framework_names
 from mo.utils.error import Error
 from mo.utils.extension_check import check_module
 
 #: the sub-directories of an extension directory that are imported, in this order
-EXTENSION_SUBDIRS = ('ops', 'load', 'load/tf', 'load/onnx', 'front', 'front/tf', 'front/onnx', 'middle', 'back', 'transforms')
+EXTENSION_SUBDIRS = ('ops', 'load') + tuple('load/' + name for name in framework_names()) + ('front',) + \
+    tuple('front/' + name for name in framework_names()) + ('middle', 'back', 'transforms')
 
 _loaded_user_dirs = {}
 
 #: framework -> the sub-directories that hold its own load steps, extractors and replacers; a conversion of one
-#: framework's model imports none of the others' (their steps would all be skipped by ``graph_condition``)
-FRAMEWORK_SUBDIRS = {'tf': ('load/tf', 'front/tf'), 'onnx': ('load/onnx', 'front/onnx')}
-
-#: framework -> the modules in another framework's folders that also serve it (a replacer declaring
-#: ``frameworks = ('tf', 'onnx')``, an extractor with an explicit ``framework``); tests/core/test_framework_loading.py
-#: derives this from the registries and fails when it is stale
-SHARED_MODULES = {
-    'tf': (),
-    'onnx': ('extensions.front.tf.identity_eraser', 'extensions.front.tf.indexing_lowering'),
-}
+#: framework's model imports none of the others' (their steps would all be skipped by ``graph_condition``). A step
+#: that serves several frameworks lives in a shared folder (``front/``, ``middle/``...), never in one of these.
+FRAMEWORK_SUBDIRS = {name: ('load/' + name, 'front/' + name) for name in framework_names()}
 
 
 #: built-in modules kept only under the Model Optimizer's module paths, for authors' code that imports them (their
@@ -86,11 +81,10 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
 
     ``with_transforms=False`` leaves out ``extensions/transforms`` (the ``mo transform`` catalogue),
     which ``mo convert`` never runs; ``with_converter=False`` leaves out everything else (the ops and
-    the load/front/middle/back steps), which ``mo transform`` never runs; ``framework`` (``'tf'`` or
-    ``'onnx'``) leaves out the other frameworks' folders (``FRAMEWORK_SUBDIRS``) but for the modules
-    that also serve this one (``SHARED_MODULES``): importing what a command does not run only
-    lengthens its start-up. The steps left out are the ones whose ``graph_condition`` would skip them,
-    so the steps that run, and their order, are those of a full load.
+    the load/front/middle/back steps), which ``mo transform`` never runs; ``framework`` (a name of
+    ``mo.front.frameworks``) leaves out the other frameworks' folders (``FRAMEWORK_SUBDIRS``): importing
+    what a command does not run only lengthens its start-up. The steps left out are the ones whose
+    ``graph_condition`` would skip them, so the steps that run, and their order, are those of a full load.
     """
     if with_converter:
         _framework_modules()
@@ -99,15 +93,14 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
     foreign = set() if framework is None else {
         sub for other, subs in FRAMEWORK_SUBDIRS.items() if other != framework for sub in subs}
     for sub in EXTENSION_SUBDIRS:
-        if (sub == 'transforms' and not with_transforms) or (sub != 'transforms' and not with_converter):
+        if (sub == 'transforms' and not with_transforms) or (sub != 'transforms' and not with_converter) or \
+                sub in foreign:
             continue
         directory = os.path.join(root, *sub.split('/'))
         if not os.path.isdir(directory):
             continue
         package = 'extensions.' + sub.replace('/', '.')
         names = sorted(info.name for info in pkgutil.iter_modules([directory]) if not info.ispkg)
-        if sub in foreign:  # only what also serves this framework, where a full load imports it
-            names = [name for name in names if '{}.{}'.format(package, name) in SHARED_MODULES.get(framework, ())]
         for name in names:
             module = '{}.{}'.format(package, name)
             if module not in LEGACY_PATH_MODULES:

@@ -6,12 +6,13 @@ registered replacers by their ``run_before()``/``run_after()`` and calls
 """
 import logging as log
 
+from mo.front.frameworks import folder_framework
 from mo.utils.class_registration import register_class
 from mo.middle.pattern_match import apply_pattern
 
 
 def for_framework(name: str):
-    """A ``graph_condition`` that holds for graphs read from framework ``name`` (``'tf'``, ``'onnx'``): how a
+    """A ``graph_condition`` that holds for graphs read from framework ``name`` (``mo.front.frameworks``): how a
     framework-specific replacer says which framework it is for (``mo transforms --framework`` reads it)."""
     def condition(graph) -> bool:
         return graph.graph.get('source_format') == name
@@ -40,16 +41,6 @@ def frameworks_of(cls) -> set:
         if framework:
             found.update((framework,) if isinstance(framework, str) else framework)
     return found
-
-
-def _folder_framework(module: str):
-    """``'tf'``/``'onnx'`` for a module in a ``front/tf``, ``load/tf``, ``front/onnx`` or ``load/onnx`` folder (built-in or
-    an --extensions directory's), else None."""
-    parts = module.split('.')
-    for before, after in zip(parts, parts[1:]):
-        if before in ('front', 'load') and after in ('tf', 'onnx'):
-            return after
-    return None
 
 
 class ReplacementPattern:
@@ -87,9 +78,9 @@ class ReplacementPattern:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         # a replacer in a framework's folder runs on that framework's graphs, as the Model Optimizer loaded only the
-        # current framework's folders; ``frameworks = ('tf', 'onnx')`` says a rule there serves several
+        # current framework's folders; ``frameworks = ('a', 'b')`` says a rule there serves several
         declared = cls.__dict__.get('frameworks')
-        framework = _folder_framework(cls.__module__)
+        framework = folder_framework(cls.__module__)
         if (declared or framework) and not any(getattr(c, 'framework', None) for c in cls.__dict__.get(
                 'graph_condition', ()) or ()):
             cls.graph_condition = [c for c in getattr(cls, 'graph_condition', None) or ()

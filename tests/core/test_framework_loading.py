@@ -1,5 +1,5 @@
 """``mo convert`` imports only the model's framework's folders: the same steps run, in the same order, with the
-same IR bytes, and the index of modules that serve another framework (``SHARED_MODULES``) is kept current."""
+same IR bytes, and no step or extractor in one framework's folders serves another."""
 import json
 import subprocess
 import sys
@@ -10,8 +10,9 @@ import pytest
 
 from mo.front.extractor import FrontExtractorOp
 from mo.utils.class_registration import pipeline, registered_classes
-from mo.utils.import_extensions import FRAMEWORK_SUBDIRS, SHARED_MODULES, load_builtin
-from mo.utils.replacement import _folder_framework, frameworks_of
+from mo.front.frameworks import folder_framework
+from mo.utils.import_extensions import FRAMEWORK_SUBDIRS, load_builtin
+from mo.utils.replacement import frameworks_of
 
 ROOT = Path(__file__).resolve().parents[2]
 FRAMEWORKS = sorted(FRAMEWORK_SUBDIRS)
@@ -26,22 +27,21 @@ def _served_elsewhere() -> dict:
     load_builtin(with_transforms=False)
     served = {fw: set() for fw in FRAMEWORKS}
     for cls in registered_classes():
-        home = _folder_framework(cls.__module__)
+        home = folder_framework(cls.__module__)
         if _builtin(cls.__module__) and home:
             for fw in frameworks_of(cls) - {home}:
                 served[fw].add(cls.__module__)
     for fw, table in FrontExtractorOp.registry.items():
         for cls in table.values():
-            home = _folder_framework(cls.__module__)
+            home = folder_framework(cls.__module__)
             if _builtin(cls.__module__) and home and home != fw:
                 served[fw].add(cls.__module__)
     return served
 
 
-def test_shared_modules_lists_exactly_the_modules_that_serve_another_framework():
-    served = _served_elsewhere()
-    assert {fw: sorted(modules) for fw, modules in served.items()} == \
-        {fw: sorted(SHARED_MODULES.get(fw, ())) for fw in FRAMEWORKS}
+def test_no_module_in_a_frameworks_folders_serves_another_framework():
+    """A step for several frameworks lives in a shared folder: loading one framework's folders is enough."""
+    assert {fw: sorted(modules) for fw, modules in _served_elsewhere().items()} == {fw: [] for fw in FRAMEWORKS}
 
 
 def _partial_pipeline(framework: str) -> list:

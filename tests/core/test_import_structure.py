@@ -23,10 +23,8 @@ DEFERRED = {
     ('mo.pipeline.summarize', 'mo.pipeline.tool_model'): 'import mo.api stays cheap: the model reader (loader, '
                                                           'inliner) loads when a model is summarized',
     ('extensions.load.tf.loader', 'mo.front.tf.control_flow'): 'the control-flow raiser loads for loops only',
-    ('extensions.ops.onnx_control_flow', 'mo.front.onnx.bodies'): 'the ONNX reader loads for ONNX graphs only: '
-                                                                   'every conversion imports the op classes',
-    ('extensions.ops.onnx_control_flow', 'mo.front.onnx.loader'): 'the ONNX reader loads for ONNX graphs only: '
-                                                                   'every conversion imports the op classes',
+    ('mo.api', 'mo.pipeline.summarize'): 'TensorFlow\'s reader loads for summarize_graph only: a conversion of '
+                                         'another framework\'s model imports none of it',
     ('mo.graph.graph', 'mo.ops.result'): "add_opoutput, the Model Optimizer's name kept in mo.graph.graph: "
                                          'the one import of the graph layer that points up (PEP 562)',
 }

@@ -209,7 +209,7 @@ def test_a_pattern_rule_on_a_graph_without_one_of_its_ops_matches_nothing():
 
 def test_a_subclass_of_identity_eraser_that_chooses_its_nodes_is_obeyed():
     """IdentityEraser removes plain Identities on the adjacency; a subclass's own ``matches`` still decides."""
-    from extensions.front.tf.identity_eraser import IdentityEraser
+    from extensions.front.identity_eraser import IdentityEraser
     graph = build_graph([('x', 'Parameter', {'shape': [2]}), ('keep', 'Identity'), ('drop', 'Identity'),
                          ('out', 'Result')], [('x', 'keep'), ('keep', 'drop'), ('drop', 'out')], {'stage': 'front'})
     cls = type('KeepSome', (IdentityEraser,), {'matches': lambda self, node: node.soft_get('name') != 'keep',

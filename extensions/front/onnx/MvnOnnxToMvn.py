@@ -6,7 +6,7 @@ attribute); this step made it ``MVN(x, axes)`` with the node's ``eps``, ``eps_mo
 named as the node. mo's ONNX front end makes no ``MVNOnnx`` nodes, so the class is ``legacy_only``.
 """
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph, rename_nodes
 from mo.ops.mvn import MVN
 

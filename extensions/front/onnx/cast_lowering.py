@@ -16,7 +16,7 @@ f32 anyway.
 """
 import numpy as np
 
-from extensions.ops.onnx_tensor import ConvertLike
+from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs

@@ -1,10 +1,10 @@
 """Extractors for ONNX's control flow: If -> If (opset8), Loop -> Loop (opset5), Scan -> TensorIterator
 (opset1), their bodies still GraphProtos (converted when the op is inferred, see
-``extensions.ops.onnx_control_flow``). The tensors of the enclosing graphs a body reads are inputs of the node
+``mo.front.onnx.control_flow_ops``). The tensors of the enclosing graphs a body reads are inputs of the node
 after its own (``onnx_outer_inputs``, added by the loader)."""
 import numpy as np
 
-from extensions.ops.onnx_control_flow import ONNXIf, ONNXLoop, ONNXScan
+from mo.front.onnx.control_flow_ops import ONNXIf, ONNXLoop, ONNXScan
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr

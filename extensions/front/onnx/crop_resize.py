@@ -11,7 +11,7 @@ gives extrapolation_value where the coordinate falls outside [0, in - 1].
 import numpy as np
 
 from extensions.front.onnx.nn_formulas import I64, like
-from extensions.ops.onnx_tensor import ConvertLike
+from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Ceiling, Floor

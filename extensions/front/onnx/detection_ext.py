@@ -4,7 +4,7 @@ RoiAlign maps onto ROIAlign-9 as it is; the others keep an internal ``ONNX<op>``
 here, for ``detection_lowering``.
 """
 from extensions.front.onnx.nn_ext import window_attrs
-from extensions.ops.onnx_detection import ROIAlign
+from extensions.ops.detection import ROIAlign
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.utils.error import Error

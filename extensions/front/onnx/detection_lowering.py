@@ -3,9 +3,9 @@ ops ``detection_ext`` leaves)."""
 import numpy as np
 
 from extensions.front.onnx.nn_formulas import concat, like, shape_tail
-from extensions.front.tf.formula_kit import F32, I64, cast, column, transpose, unsqueeze
-from extensions.ops.onnx_detection import DeformableConvolution
-from extensions.ops.onnx_tensor import ConvertLike, ScatterElementsUpdate
+from mo.front.common.formula_kit import F32, I64, cast, column, transpose, unsqueeze
+from extensions.ops.detection import DeformableConvolution
+from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Floor

@@ -13,7 +13,7 @@ import numpy as np
 
 from extensions.front.onnx.attention_lowering import _dim, _repeat_heads
 from extensions.load.onnx.loader import ONNXExtractor
-from extensions.ops.onnx_tensor import ConvertLike
+from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.loader import OPSETS, TENSORS, protobuf2nx
 from mo.graph.graph import Graph, Node

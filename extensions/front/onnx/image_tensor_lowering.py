@@ -3,9 +3,9 @@ leaves). Their sizes (image and block shapes, crop shape, frame step and length)
 every size here is computed in the graph; with constant inputs it all folds after inference.
 """
 from extensions.front.onnx.math_lowering import dimension, static_shape
-from extensions.front.tf.formula_kit import I64, cast, unsqueeze
+from mo.front.common.formula_kit import I64, cast, unsqueeze
 from extensions.ops.col2im import Col2Im
-from extensions.ops.onnx_tensor import ConvertLike, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast

@@ -18,8 +18,8 @@ import numpy as np
 
 from extensions.front.onnx.linear_attention_ext import UPDATE_RULES
 from extensions.front.onnx.nn_formulas import I64, concat
-from extensions.ops.onnx_control_flow import ONNXScan
-from extensions.ops.onnx_tensor import ConvertLike
+from mo.front.onnx.control_flow_ops import ONNXScan
+from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.proto import ATTRIBUTE_TYPE, DATA_TYPE, GraphProto
 from mo.graph.graph import Node

@@ -8,7 +8,7 @@ its formula.
 import numpy as np
 
 from extensions.front.onnx.nn_formulas import gelu, like
-from extensions.ops.onnx_tensor import ConvertLike
+from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Clamp, Elu, Exp, Log, Sigmoid, Swish

@@ -43,8 +43,8 @@ def window_attrs(node, with_dilations=True) -> dict:
 
 
 class ConvExtractor(FrontExtractorOp):
-    """Conv -> Convolution, or GroupConvolution for group > 1 (weights reshaped to [G, O/G, C/G, k...]); the bias
-    B is an Add of B along axis 1 (folded into a preceding Add/BatchNorm chain by the middle phase)."""
+    """Conv -> ``ONNXConv`` with its window attributes and group read; ``ONNXConvLowering`` then builds the
+    Convolution (GroupConvolution for group > 1) and the bias Add."""
     op = 'Conv'
     framework = 'onnx'
 

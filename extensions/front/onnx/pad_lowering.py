@@ -8,7 +8,7 @@ import numpy as np
 from extensions.front.onnx.math_lowering import static_shape
 from extensions.front.onnx.tensor_ext import node_name
 from extensions.front.onnx.tensor_lowering import constant_input, i64, scalar
-from extensions.ops.onnx_tensor import ConvertLike, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.graph.graph import Node

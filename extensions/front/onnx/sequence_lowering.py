@@ -12,7 +12,7 @@ import numpy as np
 from extensions.load.onnx.loader import is_onnx
 from mo.utils.shape import int64_array
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Graph, Node
 from mo.ops.concat import Concat
 from mo.ops.const import Const

@@ -11,7 +11,7 @@ import numpy as np
 from extensions.front.onnx.cast_e8m0_lowering import E8M0_NAME, ROUND_MODES
 from extensions.front.onnx.cast_lowering import DIRECT_TYPES, F32_ONLY_TYPES, FLOAT8_MAX
 from extensions.front.onnx.elementwise_ext import input_dtype
-from extensions.ops.onnx_tensor import ConvertLike, GatherElements, ONNXRange, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ConvertLike, GatherElements, ScatterElementsUpdate
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.front.onnx.tensor import np_dtype
@@ -22,6 +22,7 @@ from mo.ops.const import Const
 from mo.ops.convert import Convert
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import TopK
+from mo.ops.range import Range
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
@@ -451,3 +452,18 @@ class LoweredTensorExtractor(FrontExtractorOp):
     def extract(cls, node):
         node['op'] = 'ONNX' + node.op
         return True
+
+
+class ONNXRange(Range):
+    """ONNX's Range: Range-4 whose ``output_type`` is the type of its inputs, known once they are inferred."""
+    op = 'ONNXRange'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, dict({'type': 'Range', 'op': 'ONNXRange', 'infer': ONNXRange.infer}, **(attrs or {})))
+
+    @staticmethod
+    def infer(node):
+        dtype = node.in_port(0).data.get_data_type()
+        if dtype is not None:
+            node['output_type'] = np.dtype(dtype)
+        Range.infer(node)

@@ -7,7 +7,7 @@ ONNX attributes; shapes are read at run time (ShapeOf), so dynamic dimensions st
 import numpy as np
 
 from extensions.front.onnx.tensor_ext import node_name
-from extensions.ops.onnx_tensor import ConvertLike, Eye
+from extensions.ops.opset_tensor import ConvertLike, Eye
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.front.onnx.tensor import np_dtype

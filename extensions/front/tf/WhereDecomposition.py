@@ -9,7 +9,7 @@ import numpy as np
 
 from mo.front.common.partial_infer.utils import int64_array
 from mo.front.common.replacement import FrontReplacementOp
-from mo.front.tf.graph_utils import create_op_node_with_second_input
+from mo.front.common.graph_utils import create_op_node_with_second_input
 from mo.graph.graph import Graph, Node, rename_nodes
 from mo.ops.tensor_ops import NonZero
 from mo.ops.transpose import Transpose

@@ -6,7 +6,7 @@ ones fold.
 import numpy as np
 
 from extensions.front.tf.array_formula_ext import output_type
-from extensions.front.tf.formulas import (as_int64, concat, int_range, rank_of, shape_of, squeeze, to_vector, unravel,
+from mo.front.common.formulas import (as_int64, concat, int_range, rank_of, shape_of, squeeze, to_vector, unravel,
                                           unsqueeze, vector_length)
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule, node_dtype

@@ -20,7 +20,7 @@ f == 1). Half inputs are computed in float32, as TF computes them (its statistic
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import F32, I64, cast, float_input
+from mo.front.common.formula_kit import F32, I64, cast, float_input
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt

@@ -13,7 +13,7 @@ Keras 3's ``signbit`` on floats (behind ``keras.ops.argmax``) is ``BitwiseAnd(Bi
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import F32, cast
+from mo.front.common.formula_kit import F32, cast
 from extensions.ops.bitcast import Bitcast as BitcastOp
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

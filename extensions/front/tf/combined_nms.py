@@ -16,7 +16,7 @@ the number of real selections are zeros. Here:
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import (
+from mo.front.common.formula_kit import (
     F32,
     I32,
     I64,

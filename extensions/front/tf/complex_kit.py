@@ -5,7 +5,7 @@ and ports (or nodes) holding float forms and returns the node of the result's fl
 import numpy as np
 
 from extensions.front.tf.fft_ext import real_type
-from extensions.front.tf.formula_kit import I64, cast
+from mo.front.common.formula_kit import I64, cast
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.graph.graph import Node

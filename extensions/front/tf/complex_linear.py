@@ -16,7 +16,7 @@ The inverse trig and hyperbolic functions live in ``complex_inverse_trig``.
 """
 from extensions.front.tf import complex_inverse_trig
 from extensions.front.tf.complex_kit import pair, parts, parts_type, shifted_axes, squared_norm
-from extensions.front.tf.formula_kit import I64, unsqueeze
+from mo.front.common.formula_kit import I64, unsqueeze
 from extensions.front.tf.tensor_ext import constant_input
 from extensions.ops.matrix_inverse import MatrixInverse
 from mo.ops.activation_ops import Sqrt

@@ -17,7 +17,7 @@ import numpy as np
 
 from extensions.front.tf.complex_kit import is_complex_type, pair, parts_type
 from extensions.front.tf.fft_ext import real_type
-from extensions.front.tf.formula_kit import I64, cast, unsqueeze
+from mo.front.common.formula_kit import I64, cast, unsqueeze
 from extensions.front.tf.tensor_ext import constant_input
 from mo.graph.graph import Node
 from mo.ops.concat import Concat

@@ -49,8 +49,8 @@ from extensions.front.tf import complex_linear, complex_moves
 from extensions.front.tf.complex_kit import constant_ints, divide, exponential, is_complex_type, logarithm, \
     multiply, pair, parts, parts_type, shifted_axes, squared_norm, trig
 from extensions.front.tf.fft_ext import FOURIER, real_type
-from extensions.front.tf.formula_kit import I64, cast, unsqueeze
-from extensions.front.tf.formulas import rank_of
+from mo.front.common.formula_kit import I64, cast, unsqueeze
+from mo.front.common.formulas import rank_of
 from extensions.front.tf.tensor_ext import IDENTITY_LIKE, constant_input
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.common.rule import Builder, rewrite_node

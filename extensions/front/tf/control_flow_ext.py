@@ -9,7 +9,7 @@ from mo.ops.convert import Convert
 from mo.ops.elementwise import Equal
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.dtypes import DT_RESOURCE, is_known, np_dtype
-from mo.front.tf.function_graph import declared_shapes, passthrough_outputs
+from mo.front.tf.function_graph import declared_shapes, if_branch, passthrough_outputs, while_body
 from mo.ops.loop import If, Loop
 from mo.utils.error import Error
 
@@ -51,7 +51,8 @@ class WhileExtractor(FrontExtractorOp):
             if dtype == DT_RESOURCE and k not in invariant:  # a TensorArray's handle passes through: fine
                 raise Error('{} "{}": loop variable {} is a resource that its body function "{}" changes, which '
                             'mo cannot express', node.op, node.soft_get('name', node.id), k, body)
-        Loop.update_node_stat(node, {'tf_functions': functions, 'body_function': body, 'cond_function': cond,
+        Loop.update_node_stat(node, {'build_body': while_body, 'tf_functions': functions, 'body_function': body,
+                                     'cond_function': cond,
                                      'variable_types': _types(node, 'T'),
                                      'declared_shapes': declared_shapes(node.pb) or None,
                                      'invariant_variables': invariant})
@@ -70,7 +71,7 @@ class IfExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         functions = _library(node)
-        If.update_node_stat(node, {'tf_functions': functions,
+        If.update_node_stat(node, {'build_branch': if_branch, 'tf_functions': functions,
                                    'then_branch': ('call', _function(node, 'then_branch', functions), 0),
                                    'else_branch': ('call', _function(node, 'else_branch', functions), 0),
                                    'input_types': _types(node, 'Tin'), 'output_types': _types(node, 'Tout')})
@@ -120,7 +121,7 @@ class CaseToIf(OpRule):
         if len(branches) == 1:  # TF runs the only branch whatever the index
             first = b.const(True, 'always', np.bool_)
         args = [node.in_port(p) for p in sorted(p for p in node.in_ports() if p > 0 and node.is_in_port_connected(p))]
-        return b.op(If, [first, index] + args, 'if', tf_functions=node.tf_functions,
+        return b.op(If, [first, index] + args, 'if', build_branch=if_branch, tf_functions=node.tf_functions,
                     then_branch=('call', branches[0], 1), else_branch=('case', branches[1:] or branches, 1),
                     input_types=[np.dtype(np.int32)] + list(node.input_types), output_types=node.output_types)
 

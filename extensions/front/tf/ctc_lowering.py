@@ -7,7 +7,7 @@ negative sum of its best scores over its length.
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import F32, I32, I64, arange, cast, dim, minus_one, transpose, unsqueeze
+from mo.front.common.formula_kit import F32, I32, I64, arange, cast, dim, minus_one, transpose, unsqueeze
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Negative

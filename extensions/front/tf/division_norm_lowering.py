@@ -1,7 +1,7 @@
 """TensorFlow's x-weighted and norm ops built from opset ops (the ops ``division_norm_ext.LOWERED`` lists)."""
 import numpy as np
 
-from extensions.front.tf.formulas import int_range, rank_of, squeeze
+from mo.front.common.formulas import int_range, rank_of, squeeze
 from extensions.front.tf.tensor_ext import constant_input
 from extensions.front.tf.math_lowering import log1p, truncated_quotient
 from mo.front.common.rule import Builder, OpRule, node_dtype

@@ -8,7 +8,7 @@ transforms take no float64: complex128 (and float64) data is transformed in floa
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import F32, I64, cast, element, unsqueeze
+from mo.front.common.formula_kit import F32, I64, cast, element, unsqueeze
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt

@@ -10,7 +10,7 @@ Training mode (``is_training=true``, tf_keras's LayerNormalization) normalizes w
 import numpy as np
 
 from extensions.front.tf.batch_norm_training import batch_norm_layout, training_batch_norm
-from extensions.front.tf.formula_kit import cast, float_input
+from mo.front.common.formula_kit import cast, float_input
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt

@@ -4,7 +4,7 @@ for authors' unit tests.
 TensorFlow's ``IdentityN`` becomes one ``Identity`` per input, named ``<name>/<i>_port`` with ``data_type`` the
 node's ``data_types[i]``, for each index whose input and output are both connected; the node's other ports are
 disconnected (an unused input or output does not survive, as in the Model Optimizer). mo's pipeline bypasses
-IdentityN with its other identities (``extensions.front.tf.identity_eraser``), so the class is ``legacy_only``.
+IdentityN with its other identities (``extensions.front.identity_eraser``), so the class is ``legacy_only``.
 """
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.graph.graph import Graph, Node

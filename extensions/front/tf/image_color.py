@@ -8,7 +8,7 @@ last bits of a half result to differ).
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import F32, I64, cast, floor
+from mo.front.common.formula_kit import F32, I64, cast, floor
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_dtype_attr

@@ -8,7 +8,7 @@ axis, the rows first as TF does. CropAndResize samples with Gather and TF's lerp
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import (F32, I32, I64, arange, cast, ceil, clamp, column, dim, element,
+from mo.front.common.formula_kit import (F32, I32, I64, arange, cast, ceil, clamp, column, dim, element,
                                              float_input, floor,
                                              minus_one, transpose, unsqueeze)
 from extensions.front.tf.tensor_ext import constant_input

@@ -8,7 +8,7 @@ constant, as they are in resize. Kernels: lanczos3, lanczos5, gaussian, box, tri
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import F32, I64, arange, cast, ceil, clamp, dim, element, floor, \
+from mo.front.common.formula_kit import F32, I64, arange, cast, ceil, clamp, dim, element, floor, \
     transpose, unsqueeze
 from extensions.front.tf.tensor_ext import set_op
 from mo.front.common.rule import Builder, OpRule

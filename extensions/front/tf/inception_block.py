@@ -13,8 +13,8 @@ import logging as log
 import numpy as np
 
 from mo.utils.shape import int64_array
-from mo.front.tf.graph_utils import create_op_with_const_inputs
-from mo.front.tf.replacement import FrontReplacementFromConfigFileSubGraph
+from mo.front.common.graph_utils import create_op_with_const_inputs
+from mo.front.common.config_replacement import FrontReplacementFromConfigFileSubGraph
 from mo.graph.graph import Graph, Node
 from mo.ops.const import Const
 from mo.ops.op import op_class_of

@@ -1,6 +1,6 @@
 """TensorFlow indexing ops built from opset ops: ScatterNd, the one-input Where, SpaceToBatchND and
-BatchToSpaceND (constant blocks widened to every dimension, remaining dimensions unblocked), LRN's axes input, and
-OneHot's 8-bit indices widened to i32."""
+BatchToSpaceND (constant blocks widened to every dimension, remaining dimensions unblocked), and OneHot's 8-bit
+indices widened to i32."""
 import numpy as np
 
 from mo.front.common.rule import Builder, OpRule
@@ -11,7 +11,7 @@ from mo.ops.elementwise import Sub
 from mo.ops.tensor_ops import BatchToSpace, NonZero, OneHot, ScatterNDUpdate, SpaceToBatch
 from mo.ops.transpose import Transpose
 from mo.utils.error import Error
-from extensions.front.tf.formulas import concat, rank_of
+from mo.front.common.formulas import concat, rank_of
 from extensions.front.tf.tensor_ext import constant_input
 
 
@@ -63,19 +63,6 @@ class SpaceBatchLowering(OpRule):
 class BatchSpaceLowering(SpaceBatchLowering):
     op = 'BatchToSpaceND'
     op_class = BatchToSpace
-
-
-class LRNAxes(OpRule):
-    """LRN reads its axes on input 1: the channels, dimension 1 once the layout replacer made it NCHW."""
-    op = 'LRN'
-    frameworks = ('tf', 'onnx')  # ONNX's LRN is across channels too
-
-    def matches(self, node: Node) -> bool:
-        return not node.is_in_port_connected(1)
-
-    def rewrite(self, node: Node, b: Builder):
-        b.const([1], 'axes', np.int64).out_port(0).connect(node.in_port(1))
-        return node
 
 
 class OneHotIndicesToI32(OpRule):

@@ -10,7 +10,7 @@ range ``k`` must be constant (it decides the storage's rank).
 """
 import numpy as np
 
-from extensions.front.tf.formulas import concat, dim_of, shape_of, shape_part, unsqueeze
+from mo.front.common.formulas import concat, dim_of, shape_of, shape_part, unsqueeze
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node

@@ -1,7 +1,7 @@
 """TensorFlow's MaxPoolV2 and MaxPoolWithArgmax as opset pools (the ops ``pool_ext`` extracts)."""
 import numpy as np
 
-from extensions.front.tf.formula_kit import arange, dim, minus_one, transpose, unsqueeze
+from mo.front.common.formula_kit import arange, dim, minus_one, transpose, unsqueeze
 from extensions.front.tf.nhwc_to_nchw import NHWCToNCHW, to_channels_first, to_channels_last
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule

@@ -12,7 +12,7 @@ Where OpenVINO's CPU plugin does not compute FakeQuantize as the opset defines i
 instead (exact): more than 8 bits (the plugin strips or re-quantizes FakeQuantize of 2^15 levels and more), and
 per-channel ranges of an odd number of levels (narrow_range) on a tensor that is not constant (weights are fine).
 """
-from extensions.front.tf.formula_kit import F32
+from mo.front.common.formula_kit import F32
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

@@ -8,12 +8,12 @@ LSTMBlockCell: ``[i, ci, f, o] = [x, h_prev] @ w + b``; ``i = sigmoid(i + cs_pre
 GRUBlockCell: ``[r, u] = sigmoid([x, h_prev] @ w_ru + b_ru)``, ``c = tanh([x, h_prev * r] @ w_c + b_c)``,
 ``h = u * (h_prev - c) + c``.
 
-BlockLSTM runs LSTMBlockCell over the time axis in an opset Loop (``mo.ops.rnn_ops.StepLoop``): the body is
+BlockLSTM runs LSTMBlockCell over the time axis in an opset Loop (``mo.front.tf.step_loop.StepLoop``): the body is
 the cell itself, converted by the whole pipeline.
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import I64, cast, dim, unsqueeze
+from mo.front.common.formula_kit import I64, cast, dim, unsqueeze
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Clamp, Sigmoid, Tanh
@@ -22,7 +22,7 @@ from mo.ops.elementwise import Add, Maximum, Minimum, Mul, Sub
 from mo.ops.matmul import MatMul
 from mo.ops.pad import Pad
 from mo.ops.slice import Slice
-from mo.ops.rnn_ops import StepLoop
+from mo.front.tf.step_loop import StepLoop
 from mo.ops.split import Split
 
 

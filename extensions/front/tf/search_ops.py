@@ -6,7 +6,7 @@ takes the maximum; values outside [0, size) count nowhere; the size may be compu
 """
 import numpy as np
 
-from extensions.front.tf.formula_kit import I64, arange, cast, unsqueeze
+from mo.front.common.formula_kit import I64, arange, cast, unsqueeze
 from extensions.front.tf.tensor_ext import constant_input, set_op
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp

@@ -9,7 +9,7 @@ dynamic dimensions and segment counts convert; static ones fold.
 """
 import numpy as np
 
-from extensions.front.tf.formulas import (as_int64, concat, count_after_max, flatten_leading, rank_of,
+from mo.front.common.formulas import (as_int64, concat, count_after_max, flatten_leading, rank_of,
                                           shape_of, shape_part, squeeze, to_vector, unsqueeze)
 from extensions.front.tf.math_lowering import truncated_quotient
 from mo.front.common.rule import Builder, OpRule, node_dtype

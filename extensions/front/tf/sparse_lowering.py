@@ -1,7 +1,7 @@
 """TensorFlow's sparse-tensor ops built from opset ops (the ops ``sparse_ext.SPARSE_OPS`` lists)."""
 import numpy as np
 
-from extensions.front.tf.formulas import (concat, int_range, row_major_strides, shape_of, shape_part, squeeze,
+from mo.front.common.formulas import (concat, int_range, row_major_strides, shape_of, shape_part, squeeze,
                                           unravel, unsqueeze, vector_length)
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

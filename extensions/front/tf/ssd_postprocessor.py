@@ -20,8 +20,8 @@ model outputs, which are dropped (the detections replace them).
 import numpy as np
 
 from mo.utils.shape import int64_array
-from mo.front.tf.graph_utils import create_op_with_const_inputs
-from mo.front.tf.replacement import FrontReplacementFromConfigFileSubGraph
+from mo.front.common.graph_utils import create_op_with_const_inputs
+from mo.front.common.config_replacement import FrontReplacementFromConfigFileSubGraph
 from mo.graph.graph import Graph
 from mo.ops.activation_ops import Sigmoid
 from mo.ops.broadcast import Broadcast

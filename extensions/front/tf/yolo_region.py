@@ -13,8 +13,8 @@ the same treatment.
 """
 from mo.utils.shape import int64_array
 from mo.front.common.replacement import FrontReplacementPattern
-from mo.front.tf.graph_utils import create_op_with_const_inputs
-from mo.front.tf.replacement import FrontReplacementFromConfigFileGeneral, is_config_driven
+from mo.front.common.graph_utils import create_op_with_const_inputs
+from mo.front.common.config_replacement import FrontReplacementFromConfigFileGeneral, is_config_driven
 from mo.graph.graph import Graph, Node
 from mo.ops.regionyolo import RegionYoloOp
 from mo.ops.result import Result

@@ -1,6 +1,7 @@
 """Load phase for TensorFlow: read the GraphDef, cut it at --input/--output, add Results, extract ops."""
 import logging as log
 
+from extensions.back.signature_names import SIGNATURE_NAMES  # the signature's names, which --input/--output accept
 from mo.utils.heap import release_free_heap
 from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
@@ -19,10 +20,6 @@ from mo.utils.replacement import for_framework
 
 #: node attr: an --input cut took this node's readers; left unread, it is not a model output
 CUT_BY_INPUT = '_cut_by_input'
-
-#: graph attr {signature name: node id}: a SavedModel signature's input and output names, which
-#: --input and --output accept as well as node names
-SIGNATURE_NAMES = 'signature_names'
 
 #: TF ops that never produce model outputs even when nothing consumes them
 #: ops that have outputs but are no model outputs when nothing reads them (an op TF's registry gives no outputs,

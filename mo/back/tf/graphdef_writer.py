@@ -23,6 +23,7 @@ from mo.front.tf.tensor import numpy_to_tensor, numpy_to_tensor_parts
 from mo.utils.error import Error
 from mo.front.tf.graphdef_io import serialize_graph_def
 from mo.utils.file_utils import atomic_output
+from mo.utils.proto_wire import encode_varint as _varint
 
 
 def _node_name(graph, node_id):
@@ -180,15 +181,6 @@ def graph_to_graph_def(graph) -> GraphDef:
 
 #: Const tensors of at least this many bytes go from their numpy array to the file as they are
 STREAMED_BYTES = 4096
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def _field(number: int, length: int) -> bytes:

@@ -3,7 +3,7 @@
 A body is converted the way a model is: its GraphProto is loaded (``protobuf2nx``, the enclosing graphs'
 tensors it reads becoming Parameters marked ``outer_tensor``), its inputs are given the shapes and types
 the enclosing graph inferred for the tensors they stand for (ONNX bodies often declare none), and the
-whole pipeline runs on it (``mo.pipeline.convert.convert_loaded_sub_graph``) except the replacers that
+whole pipeline runs on it (``mo.graph.body_conversion.convert_body``) except the replacers that
 set ``run_not_recursively``. The result is a back-phase graph the IR writer writes inside the owner's
 layer; ``Body`` tells which of its Parameters and Results is which.
 """
@@ -14,7 +14,7 @@ import numpy as np
 from mo.front.onnx.loader import OPSETS, TENSORS, protobuf2nx
 from mo.graph.graph import Graph, Node
 from mo.ops.parameter import Parameter
-from mo.pipeline.convert import convert_loaded_sub_graph
+from mo.graph import body_conversion
 from mo.utils.error import Error
 
 #: the attributes marking a body's Parameters and Results (see ``Body``)
@@ -120,7 +120,7 @@ def convert_body(owner: Node, graph_proto, inputs: list, outer: list, where: str
         return graph
 
     try:
-        graph = convert_loaded_sub_graph(key, make_graph)
+        graph = body_conversion.convert_body(key, make_graph)
     except Error as exc:
         raise Error('{}: {}', where, exc) from exc
     return Body(graph, inputs, outer)

@@ -7,62 +7,11 @@ initializers' ``raw_data`` (what is left is small: the nodes and names) together
 of the weights until the IR writer reads them.
 """
 from mo.utils.error import Error
+from mo.utils.proto_wire import encode_varint as _encode_varint, fields
 
 _MODEL_GRAPH, _GRAPH_INITIALIZER, _TENSOR_RAW_DATA = 7, 5, 9
 #: smaller raw_data stays in the message: a view saves nothing there
 _MIN_VIEW_BYTES = 64
-
-
-def _varint(data, pos: int):
-    result = shift = 0
-    while True:
-        if pos >= len(data):
-            raise ValueError('truncated varint')
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
-        if shift > 63:
-            raise ValueError('varint too long')
-
-
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def fields(data, start: int, end: int):
-    """``(field number, wire type, field start, value start, value end)`` for each field in data[start:end]."""
-    pos = start
-    while pos < end:
-        field_start = pos
-        key, pos = _varint(data, pos)
-        number, wire_type = key >> 3, key & 7
-        if wire_type == 0:
-            _, pos = _varint(data, pos)
-            yield number, wire_type, field_start, field_start, pos
-            continue
-        if wire_type == 1:
-            value_start, pos = pos, pos + 8
-        elif wire_type == 5:
-            value_start, pos = pos, pos + 4
-        elif wire_type == 2:
-            length, value_start = _varint(data, pos)
-            pos = value_start + length
-        else:
-            raise ValueError('wire type {} at byte {}'.format(wire_type, field_start))
-        if pos > end:
-            raise ValueError('field {} runs past its message (byte {})'.format(number, field_start))
-        yield number, wire_type, field_start, value_start, pos
 
 
 def _tensor_without_raw_data(data, start, end):

@@ -10,27 +10,12 @@ writes inside the Loop or If layer.
 import numpy as np
 
 from mo.front.tf.dtypes import tf_dtype_from_numpy
+from mo.front.tf.framework import FRAMEWORK
 from mo.front.tf.proto import GraphDef, NodeDef
-from mo.graph.graph import Graph, Node
+from mo.graph import body_conversion
+from mo.graph.graph import Graph
+from mo.ops.body_io import BodyInput, input_name, output_name
 from mo.utils.error import Error
-from mo.pipeline.convert import convert_sub_graph
-from mo.ops.parameter import Parameter
-
-
-class BodyInput:
-    """One input of a body: a Placeholder of ``shape`` (-1: any size; None: any rank) and ``dtype``."""
-
-    def __init__(self, dtype, shape=None):
-        self.dtype = np.dtype(dtype)
-        self.shape = None if shape is None else [int(d) for d in shape]
-
-
-def input_name(k: int) -> str:
-    return 'body_input_{}'.format(k)
-
-
-def output_name(k: int) -> str:
-    return 'body_output_{}'.format(k)
 
 
 class BodyGraphDef:
@@ -101,6 +86,17 @@ class BodyGraphDef:
         self.count = len(tensors)
 
 
+def convert_sub_graph(graph_def_bytes: bytes, outputs: str) -> Graph:
+    """Run the pipeline on the GraphDef of a loop or conditional body (its Placeholders carry the input shapes);
+    returns the back-phase graph (the same one for the same body and inputs within one model's conversion: treat
+    it as read-only)."""
+    import hashlib  # only models with loops or conditionals need it: most conversions skip its import
+    key = (hashlib.sha256(graph_def_bytes).digest(), outputs)
+    options = {'framework': FRAMEWORK.name, 'graph_def_bytes': graph_def_bytes, 'output': outputs, 'sub_graph': True}
+    return body_conversion.convert_body(
+        key, lambda: Graph(cmd_params=options, source_format=FRAMEWORK.name, layout=FRAMEWORK.layout))
+
+
 def convert_body(body: BodyGraphDef, where: str) -> Graph:
     """Run the conversion pipeline on ``body``; returns the back-phase graph whose Parameters are
     named ``input_name(k)`` and whose Results read ``output_name(k)``."""
@@ -109,41 +105,6 @@ def convert_body(body: BodyGraphDef, where: str) -> Graph:
         return convert_sub_graph(body.graph_def.SerializeToString(), outputs)
     except Error as exc:
         raise Error('{}: {}', where, exc) from exc
-
-
-def body_parameters(graph: Graph) -> dict:
-    """Input index -> the body's Parameter node (an input the body does not read has none left)."""
-    result = {}
-    for node in graph.get_op_nodes(type='Parameter'):
-        name = node.soft_get('name', node.id)
-        if name.startswith('body_input_'):
-            result[int(name[len('body_input_'):])] = node
-    return result
-
-
-def add_unread_parameter(graph: Graph, k: int, spec: BodyInput) -> Node:
-    """A Parameter for body input ``k`` that the body does not read (the loader dropped its
-    Placeholder): OpenVINO's Loop wants a body Parameter for every input it is given."""
-    return Parameter(graph, {'name': input_name(k), 'shape': np.array(spec.shape, dtype=np.int64),
-                             'data_type': spec.dtype}).create_node()
-
-
-def body_results(graph: Graph) -> dict:
-    """Output index -> the body's Result node."""
-    result = {}
-    for node in graph.get_op_nodes(type='Result'):
-        name = node.soft_get('name', node.id)
-        if name.startswith('body_output_'):
-            result[int(name[len('body_output_'):].split('/')[0])] = node
-    return result
-
-
-def result_shape(result: Node):
-    return result.in_port(0).data.get_shape()
-
-
-def result_dtype(result: Node):
-    return result.in_port(0).data.get_data_type()
 
 
 def passthrough_outputs(fdef) -> set:
@@ -174,3 +135,43 @@ def declared_shapes(pb) -> list:
     for shape in pb.attr['output_shapes'].list.shape:
         shapes.append(None if shape.unknown_rank else [int(d.size) for d in shape.dim])
     return shapes
+
+
+def while_body(node, specs) -> Graph:
+    """The converted body of a Loop made from a TF While (``Loop.build_body``): the While's body function, then its
+    cond function on the body's results; output 0 is the condition, output k + 1 loop variable k."""
+    functions = node.tf_functions
+    body = BodyGraphDef(functions, specs)
+    tf_types = [tf_dtype_from_numpy(spec.dtype) for spec in specs]
+    body.add_call('body', node.body_function, [input_name(k) for k in range(len(specs))], tf_types)
+    body.add_call('cond', node.cond_function, ['body:{}'.format(k) for k in range(len(specs))],
+                  [tf_dtype_from_numpy(np.bool_)])
+    body.set_outputs(['cond:0'] + ['body:{}'.format(k) for k in range(len(specs))])
+    return convert_body(body, 'The body of loop "{}"'.format(node.soft_get('name', node.id)))
+
+
+def if_branch(node, tag: str, specs) -> Graph:
+    """The converted ``tag`` branch (``then_body``, ``else_body``) of an If made from a TF If or Case
+    (``If.build_branch``)."""
+    body = BodyGraphDef(node.tf_functions, specs)
+    _add_branch(body, node.then_branch if tag == 'then_body' else node.else_branch, node.output_types)
+    body.set_outputs(['branch:{}'.format(k) for k in range(len(node.output_types))])
+    return convert_body(body, 'The {} branch of conditional "{}"'.format(tag.split('_')[0],
+                                                                         node.soft_get('name', node.id)))
+
+
+def _add_branch(body: BodyGraphDef, branch, output_types):
+    """The node ``branch`` computing the body's outputs: ``('call', function, first)`` calls a library function on
+    inputs ``first``...; ``('case', functions, first)`` is what is left of a TF Case after its first branch: input
+    0 is the branch index, so it calls ``functions[0]`` when the index is 1, ... (one function left: that one, TF's
+    default branch for any index out of range)."""
+    kind, functions, first = branch
+    args = [input_name(k) for k in range(first, len(body.inputs))]
+    tout = [tf_dtype_from_numpy(t) for t in output_types]
+    if kind == 'call':
+        body.add_call('branch', functions, args, tout)
+        return
+    if len(functions) == 1:
+        body.add_call('branch', functions[0], args, tout)
+        return
+    body.add_case('branch', input_name(0), list(functions), args, tout)

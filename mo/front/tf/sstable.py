@@ -18,25 +18,12 @@ import struct
 
 from mo.front.tf import crc32c
 from mo.utils.error import Error
+from mo.utils.proto_wire import read_varint
 
 MAGIC = 0xdb4775248b80fb57
 FOOTER_SIZE = 48
 TRAILER_SIZE = 5
 _NO_COMPRESSION = 0
-
-
-def read_varint(buf, pos: int, end: int):
-    """``(value, next position)`` of the varint at ``buf[pos]``; ValueError past ``end``."""
-    result = shift = 0
-    while True:
-        if pos >= end or shift > 63:
-            raise ValueError('a varint runs past its end')
-        byte = buf[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
 
 
 class Table:

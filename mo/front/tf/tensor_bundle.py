@@ -28,7 +28,8 @@ import numpy as np
 
 from mo.front.tf import crc32c, dtypes
 from mo.front.tf.proto import BundleEntryProto, BundleHeaderProto
-from mo.front.tf.sstable import Table, read_varint
+from mo.front.tf.sstable import Table
+from mo.utils.proto_wire import read_varint
 from mo.utils import mapped_files
 from mo.utils.error import Error
 

@@ -15,29 +15,13 @@ from google.protobuf import message as pb_message
 
 from mo.front.tf.proto import GraphDef
 from mo.utils.proto_schema import dsl, pool
+from mo.utils.proto_wire import read_varint as _varint
 
 _LENGTH_DELIMITED = 2
 
 
-class _Malformed(Exception):
+class _Malformed(ValueError):
     pass
-
-
-def _varint(buf, pos: int):
-    """(value, position after it) of the varint at ``buf[pos]``."""
-    byte = buf[pos]
-    if byte < 0x80:  # most tags and lengths: one byte
-        return byte, pos + 1
-    result = shift = 0
-    while True:
-        byte = buf[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
-        if shift > 63:
-            raise _Malformed()
 
 
 def _fields(buf, start: int, end: int):
@@ -133,7 +117,7 @@ def const_contents(data, min_node_bytes: int = 0) -> dict:
                 continue
             try:
                 name, content = _const_content(buf, start, end)
-            except (_Malformed, IndexError):
+            except (ValueError, IndexError):
                 continue
             if name is None or content is None:
                 continue
@@ -143,7 +127,7 @@ def const_contents(data, min_node_bytes: int = 0) -> dict:
                 continue
             # a duplicate name is the loader's error to report: no span for it
             result[key] = None if key in result else buf[content[0]:content[1]]
-    except (_Malformed, IndexError):
+    except (ValueError, IndexError):
         return {}
     return {name: view for name, view in result.items() if view is not None}
 
@@ -167,7 +151,7 @@ def many_small_nodes(data, min_nodes: int = PARTS_MIN_NODES, max_mean_bytes: int
                 count += 1
                 if count >= min_nodes:
                     return end <= min_nodes * max_mean_bytes
-    except (_Malformed, IndexError):
+    except (ValueError, IndexError):
         return False
     return False
 

@@ -13,6 +13,7 @@ the pure-Python message machinery they pull in (about 25 ms of start-up); other 
 through protobuf's public ``descriptor_pool`` and ``message_factory``.
 """
 from mo.utils.proto_schema.dsl import MapField
+from mo.utils.proto_wire import encode_varint as _varint
 
 # descriptor.proto's numbers: FieldDescriptorProto.Type and .Label
 _SCALAR_TYPES = {
@@ -21,19 +22,6 @@ _SCALAR_TYPES = {
 }
 _TYPE_MESSAGE, _TYPE_ENUM = 11, 14
 _LABEL_OPTIONAL, _LABEL_REPEATED = 1, 3
-
-
-def _varint(value: int) -> bytes:
-    value &= (1 << 64) - 1  # negative int32/int64 go on the wire as ten-byte two's complement
-    out = bytearray()
-    while True:
-        low = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(low | 0x80)
-        else:
-            out.append(low)
-            return bytes(out)
 
 
 class _Writer:

@@ -1,9 +1,8 @@
-"""Extractors for the TensorFlow ops that OpenVINO's own ``ovc`` converts and mo did not (issue 26): Rint, MulNoNan,
-ApproximateEqual, Angle, SparseTensorDenseAdd, SparseTensorDenseMatMul, TensorListResize, CTCLoss, MatrixInverse
-and BatchMatrixInverse.
+"""Extractors for assorted TensorFlow math, sparse, list and loss ops: Rint, MulNoNan, ApproximateEqual, Angle,
+SparseTensorDenseAdd, SparseTensorDenseMatMul, TensorListResize, CTCLoss, MatrixInverse and BatchMatrixInverse.
 
 Rint is opset Round (half to even); the others keep their TF name with ``data_type`` and the attributes their rule
-reads, and ``ovc_parity_lowering`` builds them from opset ops.
+reads, and ``assorted_ops_lowering`` builds them from opset ops.
 """
 import numpy as np
 
@@ -13,7 +12,7 @@ from mo.front.extractor import FrontExtractorOp, opset_type
 from mo.front.tf.extractor_utils import tf_attr, tf_dtype_attr
 from mo.ops.math_ops import Round
 
-#: TF op -> what ovc_parity_lowering makes of it
+#: TF op -> what assorted_ops_lowering makes of it
 PARITY_OPS = {
     'MulNoNan': 'Select(Equal(y, 0), 0, Multiply(x, y)) (0 where y is 0, even where x is inf or NaN)',
     'ApproximateEqual': 'Less(Abs(x - y), tolerance)',
@@ -43,7 +42,7 @@ class RintExtractor(FrontExtractorOp):
 
 
 class ParityExtractor(LoweredExtractor):
-    """The ops of ``PARITY_OPS``, built from opset ops by ``ovc_parity_lowering``."""
+    """The ops of ``PARITY_OPS``, built from opset ops by ``assorted_ops_lowering``."""
     op = sorted(PARITY_OPS)
     table = PARITY_OPS
 

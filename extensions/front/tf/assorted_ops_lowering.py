@@ -1,4 +1,5 @@
-"""The ops of ``ovc_parity_ext.PARITY_OPS`` built from opset ops (each rule's docstring gives its formula).
+"""The assorted TensorFlow ops of ``assorted_ops_ext`` built from opset ops: MulNoNan, ApproximateEqual, Angle,
+SparseTensorDense*, TensorListResize, CTCLoss (each rule's docstring gives its formula).
 
 All are opset ops that OpenVINO 2023.3 reads (the scatter with a sum is ScatterElementsUpdate-12, not opset15's
 ScatterNDUpdate with a reduction).
@@ -7,9 +8,9 @@ import numpy as np
 
 from extensions.front.tf.fft_ext import real_type
 from extensions.front.tf.dense_list import dims
-from extensions.front.tf.formulas import as_int64, row_major_strides, shape_of
+from mo.front.common.formulas import as_int64, row_major_strides, shape_of
 from extensions.ops.ctc_loss import CTCLoss
-from extensions.ops.onnx_tensor import ConvertLike, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs

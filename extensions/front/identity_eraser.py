@@ -1,4 +1,4 @@
-"""IdentityEraser: removes Identity-like nodes (Identity, IdentityN, StopGradient, Snapshot...).
+"""IdentityEraser: removes Identity-like nodes (every framework's Identity; TF's IdentityN, StopGradient, Snapshot...).
 
 Output ``i`` of the removed node is input ``i``: its consumers are fed by that input's producer,
 which also takes over the TensorFlow tensor names of the removed output, so ``--output`` and
@@ -18,7 +18,6 @@ from mo.graph.port import DEBUG_INFO, add_names_to_record as add_names, own_port
 class IdentityEraser(OpRule):
     """Identity(x0, x1, ...) = x0, x1, ..."""
     op = 'Identity'
-    frameworks = ('tf', 'onnx')  # ONNX's Identity too
 
     def rewrite(self, node, b):
         outputs = range(max(node.out_ports(), default=-1) + 1)

@@ -1,14 +1,12 @@
-"""Opset ops the ONNX tensor ops need that TensorFlow's front end does not: ConvertLike (opset1),
-GatherElements (opset6), ScatterElementsUpdate (opset3 / opset12 with ``reduction``), Eye (opset9), and
-``ONNXRange``, a Range-4 whose output type is its inputs' (ONNX's Range has no type attribute).
+"""Opset tensor ops that mo's own op modules lack and front ends create: ConvertLike (opset1), GatherElements
+(opset6), ScatterElementsUpdate (opset3 / opset12 with ``reduction``), Eye (opset9).
 
-Shape inference only where the values depend on run-time data; ConvertLike and ONNXRange fold constants.
+Shape inference only where the values depend on run-time data; ConvertLike folds constants.
 """
 import numpy as np
 
 from mo.ops.convert import ir_element_type
 from mo.ops.op import Op
-from mo.ops.range import Range
 from mo.ops.tensor_ops import _ShapeOnly, _value
 
 
@@ -98,18 +96,3 @@ class Eye(_ShapeOnly):
     @staticmethod
     def type_infer(node):
         node.out_port(0).data.set_data_type(node.output_type)
-
-
-class ONNXRange(Range):
-    """Range-4 whose ``output_type`` is the type of its inputs, known once they are inferred."""
-    op = 'ONNXRange'
-
-    def __init__(self, graph, attrs: dict = None):
-        super().__init__(graph, dict({'type': 'Range', 'op': 'ONNXRange', 'infer': ONNXRange.infer}, **(attrs or {})))
-
-    @staticmethod
-    def infer(node):
-        dtype = node.in_port(0).data.get_data_type()
-        if dtype is not None:
-            node['output_type'] = np.dtype(dtype)
-        Range.infer(node)

@@ -6,8 +6,7 @@ the node's ``bodies`` attribute (IR tag -> graph) and the IR writer writes them 
 port maps and back edges ``ir_sections`` gives. A body's reads of the enclosing graphs' tensors are inputs
 of the node after its own (``onnx_outer_inputs``, see ``mo.front.onnx.scopes``).
 
-The ONNX reader's modules are imported by the functions that use them: only ONNX graphs hold these ops, while
-every conversion imports the op classes (a TF conversion need not load the ONNX reader).
+They live with the ONNX reader: only ONNX graphs hold them, and only ONNX's extractors create them.
 """
 from collections import namedtuple
 
@@ -15,11 +14,13 @@ import numpy as np
 
 from mo.back.ir.xml_builder import ElementList
 from mo.utils.shape import int64_array
-from mo.front.tf.graph_utils import create_op_with_const_inputs
+from mo.front.common.graph_utils import create_op_with_const_inputs
 from mo.graph.graph import Node
 from mo.ops.op import Op
 from mo.ops.squeeze import Squeeze
 from mo.ops.unsqueeze import Unsqueeze
+from mo.front.onnx.bodies import INPUT_INDEX, OUTER_INDEX, BodyInput, convert_body, input_spec
+from mo.front.onnx.loader import TENSORS
 from mo.utils.error import Error
 
 #: how often a loop body is converted again with loosened shapes before giving up
@@ -48,7 +49,6 @@ def _set_output(node, port, shape, dtype):
 
 
 def _outer_specs(node, first: int) -> list:
-    from mo.front.onnx.bodies import input_spec
     return [input_spec(node, first + k) for k in range(len(node.soft_get('onnx_outer_inputs', None) or []))]
 
 
@@ -65,7 +65,6 @@ def _slicing(axis: int, reverse: bool) -> list:
 def wrap_outputs(graph, first: int, make):
     """In a loaded (front) body, put ``make(graph, k, source_port)`` between body output k (k >= ``first``) and
     the Result it will get: each such output is renamed to the new node's output."""
-    from mo.front.onnx.loader import TENSORS
     tensors = graph.graph[TENSORS]
     outputs = list(graph.graph['onnx_graph_outputs'])
     for k in range(first, len(outputs)):
@@ -100,7 +99,6 @@ class ONNXIf(Op):
 
     @staticmethod
     def infer(node):
-        from mo.front.onnx.bodies import convert_body
         outer = _outer_specs(node, 1)
         count = len(node.then_graph_proto.output)
         if len(node.else_graph_proto.output) != count:
@@ -166,7 +164,6 @@ class ONNXLoop(Op):
 
     @staticmethod
     def infer(node):
-        from mo.front.onnx.bodies import BodyInput, convert_body, input_spec
         proto, carried = node.body_proto, int(node.carried_count)
         first_outer = ONNXLoop.FIRST_VALUE + carried
         specs = [BodyInput(np.int64, []), input_spec(node, 2)] + \
@@ -214,7 +211,6 @@ class ONNXLoop(Op):
 
     @staticmethod
     def ir_sections(node, layer_ids, output_ports):
-        from mo.front.onnx.bodies import INPUT_INDEX, OUTER_INDEX
         ids, body = layer_ids['body'], node.onnx_bodies['body']
         carried = int(node.carried_count)
         port_map = ElementList('port_map')
@@ -252,7 +248,6 @@ class ONNXScan(Op):
 
     @staticmethod
     def infer(node):
-        from mo.front.onnx.bodies import BodyInput, convert_body, input_spec
         proto, states, scans = node.body_proto, int(node.state_count), int(node.scan_input_count)
         specs = [input_spec(node, k) for k in range(states)]
         lengths, axes = [], []
@@ -321,8 +316,6 @@ class ONNXScan(Op):
     @staticmethod
     def _squeeze_inputs(graph, states: int, axes: list):
         """Each scan input's Parameter (one slice, the axis kept) is read through a Squeeze of that axis."""
-        from mo.front.onnx.bodies import INPUT_INDEX
-        from mo.front.onnx.loader import TENSORS
         tensors = graph.graph[TENSORS]
         for node in list(graph.get_op_nodes(op='Parameter')):
             k = node.soft_get(INPUT_INDEX, None)
@@ -340,7 +333,6 @@ class ONNXScan(Op):
 
     @staticmethod
     def ir_sections(node, layer_ids, output_ports):
-        from mo.front.onnx.bodies import INPUT_INDEX, OUTER_INDEX
         ids, body = layer_ids['body'], node.onnx_bodies['body']
         states, scans = int(node.state_count), int(node.scan_input_count)
         directions_in = list(node.scan_input_directions) + [0] * scans
