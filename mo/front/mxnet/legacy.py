@@ -4,19 +4,22 @@
 checked every index; ``upgrade`` then, on the same plain dicts:
 
 * renames the hidden attributes (``lr_mult``, ``wd_mult``, ``ctx_group``, ``force_mirroring``,
-  ``mirror_stage``, ``profiler_scope``) to their ``__KEY__`` form; an op's ``ARG_KEY`` (``weight_lr_mult``)
+  ``mirror_stage``) to their ``__KEY__`` form; an op's ``ARG_KEY`` (``weight_lr_mult``)
   goes to its input variable ``OPNAME_ARG`` as ``__KEY__``, when that input is such a variable;
 * before 0.9.0: adds BatchNorm's auxiliary inputs (``NAME_moving_mean``, ``NAME_moving_var``), which those
   files did not store, as new variables placed just before the BatchNorm, renumbering the graph;
 * before 0.9.5: drops ``axis=-1`` from ``argmax``/``argmin``, which then meant "no axis" (the flattened
   input), as a missing axis does today.
 
-MXNet runs its upgraders by the file's ``mxnet_version``; files without one are 0.8.0.
+MXNet runs its upgraders by the file's ``mxnet_version``; files without one are 0.8.0. Not redone: the
+``__init__`` attributes that MXNet 0.9.4 gives BatchNorm's moving statistics (initializers, not inference).
+Unlike MXNet, the added auxiliary inputs are read with version 1, as a freshly composed BatchNorm's are, so
+``Symbol.aux_variables`` finds them.
 """
 from typing import Optional
 
 #: the attributes that MXNet keeps as ``__KEY__`` and that old files wrote bare
-HIDDEN_KEYS = ('ctx_group', 'lr_mult', 'wd_mult', 'force_mirroring', 'mirror_stage', 'profiler_scope')
+HIDDEN_KEYS = ('ctx_group', 'lr_mult', 'wd_mult', 'force_mirroring', 'mirror_stage')
 
 #: MXNET_MAKE_VERSION(major, minor, patch) = major * 10000 + minor * 100 + patch
 VERSION_0_8_0 = 800
