@@ -12,10 +12,15 @@ inference outputs under ``out:0``, ``out:1``... in head order. Weights are seede
 running statistics are drawn away from 0/1 and gamma away from 1 (also where ``fix_gamma`` tells MXNet to
 ignore it), so that a converter that drops a term or applies an ignored one gives different numbers.
 
-``legacy_v08-symbol.json`` is a graph in MXNet 0.8's JSON form, written by hand, with ``legacy_v08.upgraded.json``
-beside it: the same graph as MXNet 1.9.1 upgrades it on load. Besides the models, ``dtypes.params`` holds one array of each element type MXNet saves (``dtypes.ref.npz``
-has ``mx.nd.load``'s values, bfloat16 as its uint16 bits), ``np_shape.params`` is saved under NumPy shape
+``legacy_v08-symbol.json`` is a graph in MXNet 0.8's JSON form, written by hand, with
+``legacy_v08.upgraded.json`` beside it: the same graph as MXNet 1.9.1 upgrades it on load.
+
+Besides the models, ``dtypes.params`` holds one array of each element type MXNet saves (``dtypes.ref.npz`` has
+``mx.nd.load``'s values, bfloat16 as its uint16 bits), ``np_shape.params`` is saved under NumPy shape
 semantics (NDArray V3: a 0-d and an empty array), and ``sparse.params`` holds row_sparse and CSR arrays.
+MXNet 1.9.1 writes neither NDArray V1 nor the oldest form: tests/mxnet builds those from the layout.
+
+The output is byte-for-byte the same on every run (seeded weights and inputs, MXNet's plain CPU kernels).
 """
 import argparse
 import json

@@ -13,8 +13,9 @@ import pytest
 
 from mo.front.mxnet import params as mxparams
 from mo.front.mxnet.attrs import Attrs, parse_value
-from mo.front.mxnet.params import parse_params, read_params, is_params_file
-from mo.front.mxnet.symbol import is_symbol_bytes, is_symbol_file, parse_symbol, read_symbol
+from mo.front.mxnet.params import parse_params, read_params
+from mo.front.mxnet import symbol as mxsymbol
+from mo.front.mxnet.symbol import parse_symbol, read_symbol
 from mo.utils.error import Error
 
 FIXTURES = Path(__file__).parent / 'fixtures'
@@ -127,6 +128,9 @@ def test_unnamed_lists_and_shapeless_arrays():
     assert params.names == [] and len(params) == 3
     assert params.arrays[1] is None and params.arrays[2] is None
     assert params.items()[0][0] == '' and params.arrays[0].dtype == np.float16
+    assert 'arg:x' not in params
+    with pytest.raises(KeyError):
+        params['arg:x']
 
 
 @pytest.mark.parametrize('name', MODELS)
@@ -176,10 +180,10 @@ def test_missing_file_is_an_error(tmp_path):
 
 
 def test_params_sniffing(tmp_path):
-    assert all(is_params_file(path) for path in FIXTURES.glob('*.params'))
-    assert not any(is_params_file(path) for path in FIXTURES.glob('*.json'))
-    assert not is_params_file(tmp_path / 'missing')
-    assert mxparams.is_params_bytes(struct.pack('<Q', 0x112)) and not mxparams.is_params_bytes(b'\x12\x01')
+    assert all(mxparams.sniff(path) for path in FIXTURES.glob('*.params'))
+    assert not any(mxparams.sniff(path) for path in FIXTURES.glob('*.json'))
+    assert not mxparams.sniff(tmp_path / 'missing')
+    assert mxparams.sniff_bytes(struct.pack('<Q', 0x112)) and not mxparams.sniff_bytes(b'\x12\x01')
 
 
 # -- symbol JSON -------------------------------------------------------------------------------------------
@@ -263,6 +267,20 @@ def test_upgrades_follow_the_version():
     assert old.nodes[1].attrs == {}
 
 
+def test_batchnorm_of_0_8_gets_its_aux_inputs_and_the_graph_is_renumbered():
+    nodes = [_VAR, {'op': 'null', 'name': 'g', 'inputs': []}, {'op': 'null', 'name': 'b', 'inputs': []},
+             {'op': 'BatchNorm', 'name': 'bn', 'param': {'eps': '0.01'}, 'inputs': [[0, 0], [1, 0], [2, 0]],
+              'control_deps': [4]},
+             {'op': 'relu', 'name': 'r', 'inputs': [[3, 0]]}]
+    symbol = parse_symbol(_graph(nodes, [[4, 0], [3, 2]], node_row_ptr=[0, 1, 2, 3, 6, 7]))
+    assert [n.name for n in symbol.nodes] == ['x', 'g', 'b', 'bn_moving_mean', 'bn_moving_var', 'bn', 'r']
+    assert symbol.nodes[5].inputs[3:] == [(3, 0, 1), (4, 0, 1)] and symbol.nodes[5].control_deps == [6]
+    assert symbol.nodes[3].attrs == {'eps': '0.01'}
+    assert symbol.arg_nodes == [0, 1, 2, 3, 4] and symbol.heads == [(6, 0), (5, 2)]
+    assert [symbol.num_outputs(i) for i in range(7)] == [1, 1, 1, 1, 1, 3, 1]
+    assert [n.name for n in symbol.aux_variables] == ['bn_moving_mean', 'bn_moving_var']
+
+
 def test_subgraphs_and_control_deps_are_read():
     body = json.loads(_graph([_VAR, {'op': 'relu', 'name': 'r', 'inputs': [[0, 0]]}], [[1, 0]]))
     loop = {'op': '_foreach', 'name': 'loop', 'attrs': {'num_args': '1'}, 'inputs': [[0, 0, 0]],
@@ -307,11 +325,11 @@ def test_a_truncated_fixture_reports_position_not_content(tmp_path):
 
 
 def test_symbol_sniffing(tmp_path):
-    assert all(is_symbol_file(path) for path in FIXTURES.glob('*.json'))
-    assert not any(is_symbol_file(path) for path in FIXTURES.glob('*.params'))
-    assert is_symbol_bytes(b'\xef\xbb\xbf\n {"nodes": [], "heads": []}')
-    assert not is_symbol_bytes(b'{"nodes": []}') and not is_symbol_bytes(b'["nodes", "heads"]')
-    assert not is_symbol_file(tmp_path / 'missing.json')
+    assert all(mxsymbol.sniff(path) for path in FIXTURES.glob('*.json'))
+    assert not any(mxsymbol.sniff(path) for path in FIXTURES.glob('*.params'))
+    assert mxsymbol.sniff_bytes(b'\xef\xbb\xbf\n {"nodes": [], "heads": []}')
+    assert not mxsymbol.sniff_bytes(b'{"nodes": []}') and not mxsymbol.sniff_bytes(b'["nodes", "heads"]')
+    assert not mxsymbol.sniff(tmp_path / 'missing.json')
 
 
 # -- attribute strings -------------------------------------------------------------------------------------

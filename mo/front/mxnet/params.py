@@ -65,12 +65,15 @@ class Params:
         names = self.names or [''] * len(self.arrays)
         return list(zip(names, self.arrays))
 
+    def __post_init__(self):
+        self._index = {name: index for index, name in enumerate(self.names)}
+
     def __getitem__(self, name: str) -> Optional[np.ndarray]:
-        """The array saved under ``name`` (with its prefix, as in the file)."""
-        for key, array in self.items():
-            if key == name:
-                return array
-        raise KeyError(name)
+        """The array saved under ``name`` (with its prefix, as in the file); KeyError without one."""
+        return self.arrays[self._index[name]]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._index
 
     def __len__(self):
         return len(self.arrays)
@@ -251,15 +254,15 @@ def read_params(path) -> Params:
     return parse_params(data, path)
 
 
-def is_params_bytes(head) -> bool:
+def sniff_bytes(head) -> bool:
     """True when ``head``, a file's first bytes (8 are enough), starts as an MXNet NDArray list does."""
     return bytes(head[:8]) == _HEAD
 
 
-def is_params_file(path) -> bool:
+def sniff(path) -> bool:
     """True when the file at ``path`` starts as an MXNet ``.params`` file (only its first 8 bytes are read)."""
     try:
         with open(path, 'rb') as f:
-            return is_params_bytes(f.read(8))
+            return sniff_bytes(f.read(8))
     except OSError:
         return False

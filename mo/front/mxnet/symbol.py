@@ -246,7 +246,7 @@ def read_symbol(path) -> Symbol:
     return parse_symbol(data, path)
 
 
-def is_symbol_bytes(data) -> bool:
+def sniff_bytes(data) -> bool:
     """True when ``data`` (a whole file's bytes or its mmap) looks like an MXNet graph JSON: an object whose
     text has a ``"nodes"`` key and an ``"arg_nodes"`` or ``"heads"`` key. The keys are searched for, not
     parsed, so that a TensorFlow or ONNX model of any size is turned down at the cost of a scan."""
@@ -258,13 +258,13 @@ def is_symbol_bytes(data) -> bool:
     return data.find(b'"nodes"') >= 0 and (data.find(b'"arg_nodes"') >= 0 or data.find(b'"heads"') >= 0)
 
 
-def is_symbol_file(path) -> bool:
-    """``is_symbol_bytes`` of the file at ``path`` (memory-mapped, not parsed)."""
+def sniff(path) -> bool:
+    """``sniff_bytes`` of the file at ``path`` (memory-mapped, not parsed)."""
     try:
         with open(path, 'rb') as f:
             if os.fstat(f.fileno()).st_size < 2:
                 return False
             with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return is_symbol_bytes(data)
+                return sniff_bytes(data)
     except (OSError, ValueError):
         return False
