@@ -194,8 +194,6 @@ def _read_array(cur: _Cursor, index: int):
             cur.take(_elements(aux_shape, cur.path, what) * aux_dtype.itemsize, what + ' aux data')
         return None, STORAGE_TYPES[stype]
     offset = cur.take(count * dtype.itemsize, what + ' data')
-    if count == 0:
-        return np.empty(shape, dtype), None
     return np.frombuffer(cur.data, dtype, count, offset).reshape(shape), None
 
 

@@ -157,20 +157,28 @@ def _check(graph: dict, source: str):
     """Every index in the (upgraded) graph points where it may."""
     nodes = graph['nodes']
     count = len(nodes)
-    for index, node in enumerate(nodes):
-        for node_id, out, _ in node['inputs']:
-            if not 0 <= node_id < index or out < 0:
-                raise Error('"{}" is not a valid MXNet symbol: node {} ("{}") reads output {} of node {}, which {}',
-                            source, index, node['name'], out, node_id,
-                            'does not exist' if not 0 <= node_id < count else
-                            'is not listed before it' if out >= 0 else 'is a negative output index')
-        if any(not 0 <= dep < count for dep in node['control_deps']):
-            raise Error('"{}" is not a valid MXNet symbol: node {} ("{}") depends on a node outside the graph',
-                        source, index, node['name'])
     row_ptr = graph['node_row_ptr']
     if row_ptr is not None and (len(row_ptr) != count + 1 or row_ptr[0] != 0
                                 or any(b < a for a, b in zip(row_ptr, row_ptr[1:]))):
         raise Error('"{}" is not a valid MXNet symbol: node_row_ptr does not fit its {} nodes', source, count)
+
+    def check_output(node_id, out, reader):
+        outputs = None if row_ptr is None else row_ptr[node_id + 1] - row_ptr[node_id]
+        if out < 0 or (outputs is not None and out >= outputs):
+            raise Error('"{}" is not a valid MXNet symbol: {} reads output {} of node {} ("{}"), which has {}',
+                        source, reader, out, node_id, nodes[node_id]['name'],
+                        'no such output' if outputs is None else '{} outputs'.format(outputs))
+
+    for index, node in enumerate(nodes):
+        reader = 'node {} ("{}")'.format(index, node['name'])
+        for node_id, out, _ in node['inputs']:
+            # nodes are listed in topological order, which every MXNet writer keeps and the converter relies on
+            if not 0 <= node_id < index:
+                raise Error('"{}" is not a valid MXNet symbol: {} reads node {}, which {}', source, reader, node_id,
+                            'is not listed before it' if 0 <= node_id < count else 'does not exist')
+            check_output(node_id, out, reader)
+        if any(not 0 <= dep < count for dep in node['control_deps']):
+            raise Error('"{}" is not a valid MXNet symbol: {} depends on a node outside the graph', source, reader)
     for node_id in graph['arg_nodes']:
         if not 0 <= node_id < count or nodes[node_id]['op'] != 'null':
             raise Error('"{}" is not a valid MXNet symbol: arg_nodes lists {}, which is no variable of its {} nodes',
@@ -179,11 +187,7 @@ def _check(graph: dict, source: str):
         if not 0 <= node_id < count:
             raise Error('"{}" is not a valid MXNet symbol: a head points to node {}, outside its {} nodes', source,
                         node_id, count)
-        outputs = None if row_ptr is None else row_ptr[node_id + 1] - row_ptr[node_id]
-        if out < 0 or (outputs is not None and out >= outputs):
-            raise Error('"{}" is not a valid MXNet symbol: a head reads output {} of node {} ("{}"), which has {}',
-                        source, out, node_id, nodes[node_id]['name'],
-                        '{} outputs'.format(outputs) if outputs is not None else 'no such output')
+        check_output(node_id, out, 'a head')
 
 
 def symbol_from_json(obj, source: str = '<string>') -> Symbol:
