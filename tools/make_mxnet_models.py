@@ -4,7 +4,13 @@
 
 MXNet 1.9.1 is the last release and installs on Python 3.11 only beside numpy 1.23.5, so it lives in a venv
 of its own (``python3 -m venv /tmp/mxenv && /tmp/mxenv/bin/pip install mxnet==1.9.1 numpy==1.23.5``); mo's
-tests read the files with numpy alone and never import MXNet.
+tests read the files with numpy alone and never import MXNet. The two GluonCV detectors need GluonCV 0.10 in the
+same venv, whose newest dependencies want numpy 2; these install beside numpy 1.23.5::
+
+    /tmp/mxenv/bin/pip install "gluoncv==0.10.*" "opencv-python<4.9" "scipy<1.12" "pandas<2.1" \
+        "matplotlib<3.8" numpy==1.23.5
+
+Without GluonCV they are skipped (and the committed ones kept).
 
 Per model the script writes ``NAME-symbol.json`` and ``NAME-0000.params`` (``mx.model.save_checkpoint``, or
 a hybridized Gluon block's ``export``) and ``NAME.ref.npz``: the inputs under ``in:NAME`` and MXNet's
@@ -23,22 +29,15 @@ MXNet 1.9.1 writes neither NDArray V1 nor the oldest form: tests/mxnet builds th
 The output is byte-for-byte the same on every run (seeded weights and inputs, MXNet's plain CPU kernels).
 """
 import argparse
-import json
 import os
 import sys
 
 import numpy as np
 
+from mxnet_fixture_common import SEED, import_mxnet, init_params, run, save_ref
+from mxnet_fixture_files import FILE_WRITERS
+
 DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'mxnet', 'fixtures')
-SEED = 20261206
-
-
-def _mx():
-    # the references come from MXNet's plain kernels: without this, the executor fuses Convolution, BatchNorm
-    # and activations into oneDNN subgraphs, which round differently
-    os.environ.setdefault('MXNET_SUBGRAPH_BACKEND', 'NONE')
-    import mxnet as mx
-    return mx
 
 
 # -- the models: each returns (symbol, {input name: array}, {param name: (low, high) uniform range}) ---------
@@ -46,7 +45,7 @@ def _mx():
 def convnet(rng):
     """Convolution, BatchNorm both ways, every Activation and LeakyReLU kind, Pooling's conventions,
     Flatten, FullyConnected with and without flatten, SoftmaxOutput."""
-    mx = _mx()
+    mx = import_mxnet()
     data = mx.sym.Variable('data')
     x = mx.sym.Convolution(data, num_filter=8, kernel=(3, 3), pad=(1, 1), name='conv1')
     x = mx.sym.BatchNorm(x, fix_gamma=False, eps=1e-5, name='bn1')
@@ -78,7 +77,7 @@ def convnet(rng):
 def arcface_block(rng):
     """An InsightFace/ArcFace-style stem and residual unit: input scaling, PReLU, BN-Conv-BN-PReLU-Conv-BN
     with a strided 1x1 shortcut, then BN, Dropout, the embedding FC, BN without gamma and L2Normalization."""
-    mx = _mx()
+    mx = import_mxnet()
     data = mx.sym.Variable('data')
     x = (data - 127.5) * 0.0078125
     x = mx.sym.Convolution(x, num_filter=8, kernel=(3, 3), pad=(1, 1), no_bias=True, name='conv0')
@@ -106,7 +105,7 @@ def arcface_block(rng):
 def reshape_slice(rng):
     """Reshape's special codes (0, -1, -2, -3, -4, reverse), slice/slice_axis/slice_like with None bounds,
     Concat."""
-    mx = _mx()
+    mx = import_mxnet()
     data = mx.sym.Variable('data')
     like = mx.sym.Variable('like')
     outs = [
@@ -135,7 +134,7 @@ def reshape_slice(rng):
 def elementwise(rng):
     """broadcast_* and the *_scalar ops, reductions, unary math, norm, log_softmax, argmax, broadcast_to/axis,
     reshape_like, hard_sigmoid, reverse."""
-    mx = _mx()
+    mx = import_mxnet()
     a = mx.sym.Variable('a')
     b = mx.sym.Variable('b')
     pos = mx.sym.abs(a) + 0.5
@@ -168,7 +167,7 @@ def elementwise(rng):
 
 
 def _rnn(rng, mode):
-    mx = _mx()
+    mx = import_mxnet()
     data = mx.sym.Variable('data')
     params = mx.sym.Variable(mode + '_parameters')
     state = mx.sym.Variable(mode + '_state')
@@ -196,7 +195,7 @@ def gru(rng):
 
 def deconv_upsample(rng):
     """Deconvolution (stride, pad, adj, groups), UpSampling nearest and bilinear, BilinearResize2D."""
-    mx = _mx()
+    mx = import_mxnet()
     data = mx.sym.Variable('data')
     d1 = mx.sym.Deconvolution(data, num_filter=3, kernel=(4, 4), stride=(2, 2), pad=(1, 1), name='deconv1')
     d2 = mx.sym.Deconvolution(data, num_filter=4, kernel=(3, 3), stride=(2, 2), pad=(1, 1), adj=(1, 1),
@@ -213,7 +212,7 @@ def deconv_upsample(rng):
 def ssd_head(rng):
     """An SSD head on two feature maps: MultiBoxPrior, class and box predictions flattened and concatenated,
     SoftmaxActivation over channels, MultiBoxDetection."""
-    mx = _mx()
+    mx = import_mxnet()
     data = mx.sym.Variable('data')
     f1 = mx.sym.Activation(mx.sym.Convolution(data, num_filter=8, kernel=(3, 3), stride=(2, 2), pad=(1, 1),
                                               name='f1_conv'), act_type='relu')
@@ -242,7 +241,7 @@ def ssd_head(rng):
 def rcnn_head(rng):
     """A Faster R-CNN head: _contrib_Proposal from RPN scores and deltas, then ROIPooling and _contrib_ROIAlign
     of the proposals and a FullyConnected on each."""
-    mx = _mx()
+    mx = import_mxnet()
     feat = mx.sym.Variable('feat')
     im_info = mx.sym.Variable('im_info')
     num_anchors = 6
@@ -267,7 +266,7 @@ def rcnn_head(rng):
 
 def box_ops(rng):
     """_contrib_box_nms (corner and center boxes, a class id) and _contrib_box_decode."""
-    mx = _mx()
+    mx = import_mxnet()
     dets = mx.sym.Variable('dets')
     deltas = mx.sym.Variable('deltas')
     anchors = mx.sym.Variable('anchors')
@@ -295,180 +294,18 @@ MODELS = [convnet, arcface_block, reshape_slice, elementwise, lstm, gru, deconv_
           box_ops]
 
 
-# -- weights, running the model, writing it ------------------------------------------------------------------
-
-def _init_params(sym, inputs, ranges, rng):
-    """Seeded random args and aux states for every variable that is not an input."""
-    mx = _mx()
-    shapes = {name: value.shape for name, value in inputs.items()}
-    arg_shapes, _, aux_shapes = sym.infer_shape(**shapes)
-    args, aux = {}, {}
-    for name, shape in zip(sym.list_arguments(), arg_shapes):
-        if name in inputs:
-            continue
-        if name in ranges:
-            value = rng.uniform(*ranges[name], shape)
-        elif name.endswith('_gamma'):
-            value = rng.uniform(0.6, 1.4, shape)
-        elif name.endswith(('_beta', '_bias')):
-            value = 0.2 * rng.standard_normal(shape)
-        else:
-            fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-            value = rng.standard_normal(shape) / np.sqrt(max(fan_in, 1))
-        args[name] = mx.nd.array(value.astype(np.float32))
-    for name, shape in zip(sym.list_auxiliary_states(), aux_shapes):
-        if name.endswith('_moving_var'):
-            value = rng.uniform(0.5, 1.5, shape)
-        else:
-            value = 0.3 * rng.standard_normal(shape)
-        aux[name] = mx.nd.array(value.astype(np.float32))
-    return args, aux
-
-
-def _run(sym, inputs, args, aux):
-    mx = _mx()
-    feed = dict(args)
-    feed.update({name: mx.nd.array(value, dtype=value.dtype) for name, value in inputs.items()})
-    executor = sym.bind(mx.cpu(), args=feed, aux_states=dict(aux), grad_req='null')
-    outputs = executor.forward(is_train=False)
-    return [output.asnumpy() for output in outputs]
-
-
-def _save_ref(path, inputs, outputs):
-    arrays = {'in:' + name: value for name, value in inputs.items()}
-    arrays.update({'out:{}'.format(i): value for i, value in enumerate(outputs)})
-    np.savez_compressed(path, **arrays)
-
-
 def write_model(make, out):
-    mx = _mx()
+    mx = import_mxnet()
     rng = np.random.default_rng([SEED, MODELS.index(make)] if make in MODELS else SEED)
     sym, inputs, ranges = make(rng)
-    args, aux = _init_params(sym, inputs, ranges, rng)
-    outputs = _run(sym, inputs, args, aux)
+    args, aux = init_params(sym, inputs, ranges, rng)
+    outputs = run(sym, inputs, args, aux)
     for i, value in enumerate(outputs):
         if not np.all(np.isfinite(value)):
             raise SystemExit('{}: output {} is not finite'.format(make.__name__, i))
     prefix = os.path.join(out, make.__name__)
     mx.model.save_checkpoint(prefix, 0, sym, args, aux)
-    _save_ref(prefix + '.ref.npz', inputs, outputs)
-
-
-def gluon_lstm(out):
-    """A hybridized Gluon block (2-layer bidirectional LSTM, NTC, then Dense) exported as Gluon does it: the
-    begin states are made inside the graph and the LSTM weights are concatenated by _rnn_param_concat."""
-    mx = _mx()
-    from mxnet import gluon
-
-    class Net(gluon.HybridBlock):
-        def __init__(self):
-            super().__init__(prefix='net_')
-            with self.name_scope():
-                self.lstm = gluon.rnn.LSTM(6, num_layers=2, bidirectional=True, layout='NTC', input_size=4)
-                self.dense = gluon.nn.Dense(3, flatten=False, in_units=12)
-
-        def hybrid_forward(self, F, x):
-            return self.dense(self.lstm(x))
-
-    mx.random.seed(SEED)
-    net = Net()
-    net.initialize(mx.init.Uniform(1.0))
-    net.hybridize()
-    rng = np.random.default_rng([SEED, 100])
-    x = rng.standard_normal((2, 5, 4)).astype(np.float32)
-    y = net(mx.nd.array(x)).asnumpy()
-    prefix = os.path.join(out, 'gluon_lstm')
-    net.export(prefix, epoch=0)
-    _save_ref(prefix + '.ref.npz', {'data': x}, [y])
-
-
-#: a graph as MXNet 0.8 wrote it: attributes under "param" and "attr", hidden keys without underscores (also
-#: an op's ARG_KEY form), two-element inputs, no versions, no BatchNorm moving statistics, argmax's axis -1
-LEGACY_V08 = {
-    'nodes': [
-        {'op': 'null', 'param': {}, 'name': 'data', 'inputs': [], 'backward_source_id': -1},
-        {'op': 'null', 'param': {}, 'name': 'conv_weight', 'inputs': [], 'backward_source_id': -1,
-         'attr': {'lr_mult': '2.0'}},
-        {'op': 'null', 'param': {}, 'name': 'conv_bias', 'inputs': [], 'backward_source_id': -1},
-        {'op': 'Convolution', 'param': {'kernel': '(3,3)', 'num_filter': '4', 'no_bias': 'False', 'pad': '(1,1)'},
-         'name': 'conv', 'inputs': [[0, 0], [1, 0], [2, 0]], 'backward_source_id': -1,
-         'attr': {'weight_wd_mult': '0.5', 'ctx_group': 'dev1'}},
-        {'op': 'null', 'param': {}, 'name': 'bn_gamma', 'inputs': [], 'backward_source_id': -1},
-        {'op': 'null', 'param': {}, 'name': 'bn_beta', 'inputs': [], 'backward_source_id': -1},
-        {'op': 'BatchNorm', 'param': {'fix_gamma': 'False', 'eps': '0.001', 'momentum': '0.9',
-                                      'use_global_stats': 'False'},
-         'name': 'bn', 'inputs': [[3, 0], [4, 0], [5, 0]], 'backward_source_id': -1},
-        {'op': 'argmax', 'param': {'axis': '-1'}, 'name': 'am', 'inputs': [[6, 0]], 'backward_source_id': -1},
-        {'op': 'Flatten', 'param': {}, 'name': 'flat', 'inputs': [[6, 0]], 'backward_source_id': -1},
-    ],
-    'arg_nodes': [0, 1, 2, 4, 5],
-    'heads': [[7, 0], [8, 0]],
-}
-
-
-def legacy_v08(out):
-    """LEGACY_V08 as legacy_v08-symbol.json, MXNet's own upgrade of it (``mx.sym.load`` then ``tojson``) as
-    legacy_v08.upgraded.json, and weights and references as for the other models."""
-    mx = _mx()
-    prefix = os.path.join(out, 'legacy_v08')
-    with open(prefix + '-symbol.json', 'w') as f:
-        json.dump(LEGACY_V08, f, indent=1)
-    sym = mx.sym.load(prefix + '-symbol.json')
-    with open(prefix + '.upgraded.json', 'w') as f:
-        f.write(sym.tojson())
-    rng = np.random.default_rng([SEED, 300])
-    inputs = {'data': rng.standard_normal((1, 3, 5, 5)).astype(np.float32)}
-    args, aux = _init_params(sym, inputs, {}, rng)
-    outputs = _run(sym, inputs, args, aux)
-    mx.nd.save(prefix + '-0000.params', dict([('arg:' + k, v) for k, v in args.items()]
-                                             + [('aux:' + k, v) for k, v in aux.items()]))
-    _save_ref(prefix + '.ref.npz', inputs, outputs)
-
-
-def param_files(out):
-    """dtypes.params (+ .ref.npz), np_shape.params (+ .ref.npz) and sparse.params."""
-    mx = _mx()
-    rng = np.random.default_rng([SEED, 200])
-    values = {
-        'float32': rng.standard_normal((2, 3)).astype(np.float32),
-        'float64': rng.standard_normal((3,)),
-        'float16': rng.standard_normal((2, 2, 2)).astype(np.float16),
-        'uint8': rng.integers(0, 256, (5,)).astype(np.uint8),
-        'int32': rng.integers(-2 ** 31, 2 ** 31, (2, 2)).astype(np.int32),
-        'int8': rng.integers(-128, 128, (7,)).astype(np.int8),
-        'int64': rng.integers(-2 ** 62, 2 ** 62, (3, 1)).astype(np.int64),
-        'bool': rng.integers(0, 2, (4,)).astype(np.bool_),
-    }
-    arrays = {('arg:' if i % 2 else 'aux:') + name: mx.nd.array(value, dtype=value.dtype)
-              for i, (name, value) in enumerate(values.items())}
-    bf16 = np.dtype([('bfloat16', np.uint16)])  # MXNet's own stand-in for bfloat16
-    arrays['arg:bfloat16'] = mx.nd.amp_cast(mx.nd.array(rng.standard_normal((2, 3)).astype(np.float32)), dtype=bf16)
-    arrays['unprefixed_weight'] = mx.nd.array(np.arange(6, dtype=np.float32).reshape(1, 2, 3, 1))
-    mx.nd.waitall()
-    mx.nd.save(os.path.join(out, 'dtypes.params'), arrays)
-    loaded = mx.nd.load(os.path.join(out, 'dtypes.params'))
-    ref = {}
-    for name, array in loaded.items():
-        value = array.asnumpy()
-        ref[name] = value.view(np.uint16) if value.dtype == bf16 else value
-    # the bfloat16 values as float32 too, from MXNet's own cast
-    ref['arg:bfloat16:as_float32'] = mx.nd.amp_cast(loaded['arg:bfloat16'], dtype='float32').asnumpy()
-    np.savez_compressed(os.path.join(out, 'dtypes.ref.npz'), **ref)
-
-    with mx.util.np_shape(True):
-        np_arrays = {'arg:scalar': mx.nd.array([2.5]).reshape(()), 'arg:empty': mx.nd.zeros((0, 3)),
-                     'arg:matrix': mx.nd.array(rng.standard_normal((2, 2)).astype(np.float32))}
-        mx.nd.waitall()
-        mx.nd.save(os.path.join(out, 'np_shape.params'), np_arrays)
-        loaded = mx.nd.load(os.path.join(out, 'np_shape.params'))
-        np.savez_compressed(os.path.join(out, 'np_shape.ref.npz'),
-                            **{name: array.asnumpy() for name, array in loaded.items()})
-
-    dense = mx.nd.array(np.ones((2, 2), np.float32))
-    rows = mx.nd.sparse.row_sparse_array((np.ones((1, 3), np.float32), [1]), shape=(4, 3))
-    csr = mx.nd.sparse.csr_matrix(np.eye(3, dtype=np.float32))
-    mx.nd.waitall()
-    mx.nd.save(os.path.join(out, 'sparse.params'), {'arg:dense': dense, 'arg:embed_weight': rows, 'aux:csr': csr})
+    save_ref(prefix + '.ref.npz', inputs, outputs)
 
 
 def main(argv=None):
@@ -478,14 +315,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     makers = {make.__name__: make for make in MODELS}
-    names = args.names or list(makers) + ['gluon_lstm', 'legacy_v08', 'params']
+    names = args.names or list(makers) + list(FILE_WRITERS)
     for name in names:
-        if name == 'gluon_lstm':
-            gluon_lstm(args.out)
-        elif name == 'legacy_v08':
-            legacy_v08(args.out)
-        elif name == 'params':
-            param_files(args.out)
+        if name in FILE_WRITERS:
+            if not FILE_WRITERS[name](args.out):
+                print('skipped', name, '(GluonCV is not installed)')
+                continue
         elif name in makers:
             write_model(makers[name], args.out)
         else:

@@ -37,6 +37,8 @@ EXPECTED_OPS = {
     'rcnn_head': {'_contrib_Proposal', 'ROIPooling', '_contrib_ROIAlign'},
     'box_ops': {'_contrib_box_nms', '_contrib_box_decode'},
     'legacy_v08': {'Convolution', 'BatchNorm', 'argmax', 'Flatten'},
+    'gluoncv_ssd': {'_arange', '_contrib_box_decode', '_contrib_box_nms', 'where', 'slice_like', 'zeros_like'},
+    'gluoncv_yolo3': {'_contrib_box_nms', 'repeat', 'tile', 'sigmoid', 'exp', 'LeakyReLU', 'slice_like'},
 }
 
 
