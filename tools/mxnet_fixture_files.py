@@ -141,7 +141,8 @@ LEGACY_V08 = {
         {'op': 'null', 'param': {}, 'name': 'data', 'inputs': [], 'backward_source_id': -1},
         {'op': 'null', 'param': {}, 'name': 'conv_weight', 'inputs': [], 'backward_source_id': -1,
          'attr': {'lr_mult': '2.0'}},
-        {'op': 'null', 'param': {}, 'name': 'conv_bias', 'inputs': [], 'backward_source_id': -1},
+        {'op': 'null', 'param': {}, 'name': 'conv_bias', 'inputs': [], 'backward_source_id': -1,
+         'attr': {'wd_mult': '0.3', 'bias_lr_mult': '1.2'}},  # ARG_KEY on a variable stays as it is
         {'op': 'Convolution', 'param': {'kernel': '(3,3)', 'num_filter': '4', 'no_bias': 'False', 'pad': '(1,1)'},
          'name': 'conv', 'inputs': [[0, 0], [1, 0], [2, 0]], 'backward_source_id': -1,
          'attr': {'weight_wd_mult': '0.5', 'ctx_group': 'dev1'}},
