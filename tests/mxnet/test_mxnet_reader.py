@@ -135,6 +135,16 @@ def test_unnamed_lists_and_shapeless_arrays():
         params['arg:x']
 
 
+def test_type_flags_mxnet_1_9_cannot_save_but_mshadow_defines():
+    values = [np.array([-3, 4], '<i2'), np.array([5, 65535], '<u2'), np.array([7, 2 ** 32 - 1], '<u4'),
+              np.array([9, 2 ** 64 - 1], '<u8')]
+    arrays = [_v2(value, flag=flag) for flag, value in zip((8, 9, 10, 11), values)]
+    params = parse_params(_file(arrays, ['a', 'b', 'c', 'd']))
+    for array, value in zip(params.arrays, values):
+        assert array.dtype == value.dtype
+        np.testing.assert_array_equal(array, value)
+
+
 @pytest.mark.parametrize('name', MODELS)
 def test_model_params_read(name):
     params = read_params(FIXTURES / (name + '-0000.params'))
