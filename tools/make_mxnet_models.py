@@ -290,8 +290,28 @@ def box_ops(rng):
     return mx.sym.Group([nms, nms2, dec, dec2]), inputs, {}
 
 
+def control_flow(rng):
+    """The control-flow ops, whose bodies are subgraphs in the JSON: _foreach (a tanh recurrence over the first
+    axis with a weight from outside), _while_loop (its final states) and _cond."""
+    mx = import_mxnet()
+    data, init, i = mx.sym.Variable('data'), mx.sym.Variable('init'), mx.sym.Variable('i')
+    weight = mx.sym.Variable('w')
+
+    def step(x, states):
+        state = states[0] * 0.5 + mx.sym.broadcast_mul(x, weight)
+        return mx.sym.tanh(state), [state]
+    outs, states = mx.sym.contrib.foreach(step, data, [init], name='scan')
+    # the loop's per-step outputs past its last step are undefined: only its final states are compared
+    _, (count, total) = mx.sym.contrib.while_loop(lambda n, s: n < 3, lambda n, s: (s * 2, [n + 1, s * 0.5 + 1]),
+                                                  [i, init], max_iterations=5, name='loop')
+    branch = mx.sym.contrib.cond(mx.sym.sum(init) > 0, lambda: init * 2, lambda: init - 1, name='branch')
+    inputs = {'data': rng.standard_normal((3, 2, 4)).astype(np.float32),
+              'init': rng.standard_normal((2, 4)).astype(np.float32), 'i': np.zeros((1,), np.float32)}
+    return mx.sym.Group([outs, states[0], count, total, branch]), inputs, {'w': (-1.0, 1.0, (2, 4))}
+
+
 MODELS = [convnet, arcface_block, reshape_slice, elementwise, lstm, gru, deconv_upsample, ssd_head, rcnn_head,
-          box_ops]
+          box_ops, control_flow]
 
 
 def write_model(make, out):

@@ -17,16 +17,22 @@ def import_mxnet():
 
 
 def init_params(sym, inputs, ranges, rng):
-    """Seeded random args and aux states for every variable that is not an input."""
+    """Seeded random args and aux states for every variable that is not an input; ``ranges`` maps weight names
+    to the (low, high) of their uniform values."""
     mx = import_mxnet()
     shapes = {name: value.shape for name, value in inputs.items()}
-    arg_shapes, _, aux_shapes = sym.infer_shape(**shapes)
+    # a weight that only a subgraph reads gets its shape with its range: (low, high, shape)
+    shapes.update({name: spec[2] for name, spec in ranges.items() if len(spec) == 3})
+    # partial: MXNet infers no output shapes through _while_loop and _cond, though it knows every argument's
+    arg_shapes, _, aux_shapes = sym.infer_shape_partial(**shapes)
+    if any(0 in shape or not shape for shape in arg_shapes + aux_shapes):
+        raise SystemExit('the weights\' shapes are not all known: {}'.format(arg_shapes + aux_shapes))
     args, aux = {}, {}
     for name, shape in zip(sym.list_arguments(), arg_shapes):
         if name in inputs:
             continue
         if name in ranges:
-            value = rng.uniform(*ranges[name], shape)
+            value = rng.uniform(*ranges[name][:2], shape)
         elif name.endswith('_gamma'):
             value = rng.uniform(0.6, 1.4, shape)
         elif name.endswith(('_beta', '_bias')):

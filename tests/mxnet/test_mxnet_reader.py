@@ -37,6 +37,7 @@ EXPECTED_OPS = {
     'rcnn_head': {'_contrib_Proposal', 'ROIPooling', '_contrib_ROIAlign'},
     'box_ops': {'_contrib_box_nms', '_contrib_box_decode'},
     'legacy_v08': {'Convolution', 'BatchNorm', 'argmax', 'Flatten'},
+    'control_flow': {'_foreach', '_while_loop', '_cond'},
     'gluoncv_ssd': {'_arange', '_contrib_box_decode', '_contrib_box_nms', 'where', 'slice_like', 'zeros_like'},
     'gluoncv_yolo3': {'_contrib_box_nms', 'repeat', 'tile', 'sigmoid', 'exp', 'LeakyReLU', 'slice_like'},
 }
@@ -300,6 +301,17 @@ def test_subgraphs_and_control_deps_are_read():
     symbol = parse_symbol(_graph([_VAR, loop], [[1, 0, 0]]))
     assert symbol.nodes[1].control_deps == [0]
     assert [n.op for n in symbol.nodes[1].subgraphs[0].nodes] == ['null', 'relu']
+
+
+def test_control_flow_bodies_are_subgraphs():
+    symbol = read_symbol(FIXTURES / 'control_flow-symbol.json')
+    by_op = {node.op: node for node in symbol.nodes}
+    assert [len(by_op[op].subgraphs) for op in ('_foreach', '_while_loop', '_cond')] == [1, 2, 3]
+    scan = by_op['_foreach'].subgraphs[0]
+    assert {'tanh', 'broadcast_mul', '_mul_scalar'} <= {node.op for node in scan.nodes}
+    assert 'w' in {node.name for node in scan.variables} and scan.version is None
+    assert by_op['_foreach'].attr.int('num_outputs') == 2
+    assert all(sub.heads for node in by_op.values() for sub in node.subgraphs)
 
 
 @pytest.mark.parametrize('text, match', [
