@@ -1,6 +1,6 @@
-"""The MXNet fixtures that are not a symbol built with ``mx.sym``: Gluon exports (an LSTM; GluonCV's SSD and
-YOLOv3 around tiny backbones, when GluonCV is installed), a hand-written MXNet 0.8 graph and the ``.params``
-files of the reader's own tests. Written by tools/make_mxnet_models.py (see its docstring)."""
+"""The MXNet fixtures that are not a symbol built with ``mx.sym``: Gluon exports (an LSTM; GluonCV's SSD,
+YOLOv3 and Faster R-CNN around tiny backbones, when GluonCV is installed), a hand-written MXNet 0.8 graph and
+the ``.params`` files of the reader's own tests. Written by tools/make_mxnet_models.py (see its docstring)."""
 import json
 import os
 import re
@@ -40,24 +40,25 @@ def gluon_lstm(out):
 
 
 def _gluoncv():
-    """GluonCV's SSD and YOLOv3 modules, or None without GluonCV (``gluoncv.model_zoo.ssd`` the package is
-    shadowed by a module of that name, hence the full paths)."""
+    """GluonCV's SSD, YOLOv3 and Faster R-CNN modules, or None without GluonCV (``gluoncv.model_zoo.ssd`` the
+    package is shadowed by a module of that name, hence the full paths)."""
     import importlib
     try:
         return (importlib.import_module('gluoncv.model_zoo.ssd.ssd'),
-                importlib.import_module('gluoncv.model_zoo.yolo.yolo3'))
+                importlib.import_module('gluoncv.model_zoo.yolo.yolo3'),
+                importlib.import_module('gluoncv.model_zoo.rcnn.faster_rcnn.faster_rcnn'))
     except ImportError:
         return None
 
 
-def _export_detector(net, name, out, seed):
+def _export_detector(net, name, out, seed, size=(64, 64)):
     """Initialize ``net`` (seeded; BatchNorm's statistics and affine drawn away from 0/1), run it hybridized on
-    a seeded 64x64 image, export it and its reference."""
+    a seeded image of ``size``, export it and its reference."""
     mx = import_mxnet()
     mx.random.seed(SEED)
     net.initialize(mx.init.Uniform(0.3))
     rng = np.random.default_rng([SEED, seed])
-    x = rng.standard_normal((1, 3, 64, 64)).astype(np.float32)
+    x = rng.standard_normal((1, 3) + size).astype(np.float32)
     net(mx.nd.array(x))  # the deferred shapes become known
     for pname, param in sorted(net.collect_params().items()):
         shape = param.shape
@@ -226,6 +227,26 @@ def param_files(out):
     return True
 
 
+def gluoncv_faster_rcnn(out):
+    """GluonCV's Faster R-CNN (RPN anchors, box decoding and box_nms for proposals, ROIAlign, the per-class
+    decoder and its NMS, with shape_array, Cast, stack, split and AdaptiveAvgPooling2D on the way) on four
+    stride-2 convolutions, 2 classes, a 64x96 input."""
+    modules = _gluoncv()
+    if modules is None:
+        return False
+    from mxnet import gluon
+    features = gluon.nn.HybridSequential()
+    features.add(*[gluon.nn.Conv2D(8, 3, 2, 1, activation='relu') for _ in range(4)])
+    top = gluon.nn.HybridSequential()
+    top.add(gluon.nn.Conv2D(8, 3, 1, 1, activation='relu'), gluon.nn.GlobalAvgPool2D())
+    net = modules[2].FasterRCNN(features, top, classes=['a', 'b'], short=64, max_size=96, nms_topk=20, post_nms=5,
+                                roi_mode='align', roi_size=(4, 4), strides=16, rpn_channel=8, scales=(2, 4),
+                                ratios=(0.5, 1, 2), alloc_size=(16, 16), rpn_test_pre_nms=50, rpn_test_post_nms=10,
+                                rpn_min_size=2)
+    _export_detector(net, 'gluoncv_faster_rcnn', out, 600, size=(64, 96))
+    return True
+
+
 #: name -> writer(out) of each fixture this module makes; a writer returns False when it cannot run here
 FILE_WRITERS = {'gluon_lstm': gluon_lstm, 'gluoncv_ssd': gluoncv_ssd, 'gluoncv_yolo3': gluoncv_yolo3,
-                'legacy_v08': legacy_v08, 'params': param_files}
+                'gluoncv_faster_rcnn': gluoncv_faster_rcnn, 'legacy_v08': legacy_v08, 'params': param_files}

@@ -38,6 +38,8 @@ EXPECTED_OPS = {
     'box_ops': {'_contrib_box_nms', '_contrib_box_decode'},
     'legacy_v08': {'Convolution', 'BatchNorm', 'argmax', 'Flatten'},
     'control_flow': {'_foreach', '_while_loop', '_cond'},
+    'gluoncv_faster_rcnn': {'_contrib_ROIAlign', '_contrib_box_decode', '_contrib_box_nms', 'shape_array', 'Cast',
+                            'stack', 'SliceChannel', '_contrib_AdaptiveAvgPooling2D', 'BlockGrad'},
     'gluoncv_ssd': {'_arange', '_contrib_box_decode', '_contrib_box_nms', 'where', 'slice_like', 'zeros_like'},
     'gluoncv_yolo3': {'_contrib_box_nms', 'repeat', 'tile', 'sigmoid', 'exp', 'LeakyReLU', 'slice_like'},
 }
