@@ -313,3 +313,61 @@ def test_not_a_paddle_file_is_an_error(tmp_path):
         read_model(str(junk))
     with pytest.raises(Error, match='does not exist'):
         read_model(str(tmp_path / 'missing.pdmodel'))
+
+
+# mutations ------------------------------------------------------------------------------------------------------
+
+def _json_nodes(node, found):
+    found.append(node)
+    children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    for child in children:
+        _json_nodes(child, found)
+    return found
+
+
+def test_mutated_json_ends_in_error_or_a_program():
+    """Seeded random damage to a PIR program (keys dropped, values of the wrong kind): never a traceback."""
+    rng = np.random.default_rng(3)
+    original = _bytes('p3_pir/cf.json')
+    replacements = [None, 7, -1, 'x', [], {}, [1, 2], {'#': 'NULL'}, True, 1.5]
+    outcomes = {'error': 0, 'read': 0}
+    for _ in range(400):
+        loaded = json.loads(original)
+        containers = [n for n in _json_nodes(loaded, []) if isinstance(n, (dict, list)) and n]
+        target = containers[rng.integers(len(containers))]
+        key = list(target)[rng.integers(len(target))] if isinstance(target, dict) else rng.integers(len(target))
+        if isinstance(target, dict) and rng.random() < 0.3:
+            del target[key]
+        else:
+            target[key] = replacements[rng.integers(len(replacements))]
+        try:
+            read_pir(json.dumps(loaded), 'mutated.json')
+            outcomes['read'] += 1
+        except Error:
+            outcomes['error'] += 1
+    assert outcomes['error'] > 100
+
+
+def test_flipped_bytes_end_in_error_or_a_program(tmp_path):
+    """Seeded random byte damage to a ProgramDesc and to a params file: never a traceback."""
+    rng = np.random.default_rng(5)
+    program = _bytes('p26/cf.pdmodel')
+    for _ in range(300):
+        damaged = bytearray(program)
+        for pos in rng.integers(len(damaged), size=3):
+            damaged[pos] = rng.integers(256)
+        try:
+            read_program(bytes(damaged), 'damaged.pdmodel')
+        except Error:
+            pass
+    _copy(tmp_path, 'p26/net.pdmodel')
+    weights = _bytes('p26/net.pdiparams')
+    for _ in range(300):
+        damaged = bytearray(weights)
+        pos = rng.integers(len(damaged))
+        damaged[pos] = rng.integers(256)
+        (tmp_path / 'net.pdiparams').write_bytes(bytes(damaged))
+        try:
+            read_model(str(tmp_path / 'net.pdmodel'))
+        except Error:
+            pass

@@ -43,6 +43,16 @@ def load_json(data, path: str) -> dict:
     return loaded
 
 
+def _items(obj, key, what) -> list:
+    """``obj[key]``, a list (empty when absent); an ``Error`` when it is something else."""
+    found = obj.get(key)
+    if found is None:
+        return []
+    if not isinstance(found, list):
+        raise Error('{} has "{}" that is no list: {!r}', what, key, found)
+    return found
+
+
 class _Reader:
     """Walks the regions of one program, numbering blocks and naming values."""
 
@@ -53,6 +63,7 @@ class _Reader:
         self.taken = set()       # names in use
         self.inputs = []         # (order key, name)
         self.fetches = []        # (col, value name, label)
+        self.at = 'Paddle PIR program "{}"'.format(path)  # where the walk is, for the last-resort message
 
     def where(self, block, op_name=None):
         text = 'Paddle PIR program "{}", block {}'.format(self.path, block.idx)
@@ -104,9 +115,11 @@ class _Reader:
         what = self.where(block)
         if not isinstance(obj, dict) or not isinstance(obj.get('ops'), list):
             raise Error('{} has no list of ops', what)
-        for arg in obj.get('args') or ():
+        for arg in _items(obj, 'args', what):
             block.args.append(self.define(arg, block, what + ', argument'))
-        for arg in obj.get('kwargs') or ():
+        for arg in _items(obj, 'kwargs', what):
+            if isinstance(arg, dict) and arg.get('%', arg.get('#')) in self.names:
+                continue  # Paddle 3.0 .. 3.3 write the positional arguments again under "kwargs"
             name = arg.get('key') if isinstance(arg, dict) else None
             self.define(arg, block, what + ', keyword argument', name if isinstance(name, str) else None)
         for op_obj in obj['ops']:
@@ -117,8 +130,6 @@ class _Reader:
 
     def attrs(self, items, what):
         found, types = {}, {}
-        if not isinstance(items, list):
-            raise Error('{} has attributes that are no list: {!r}', what, items)
         for item in items:
             if not isinstance(item, dict) or not isinstance(item.get('N'), str):
                 raise Error('{} has the attribute {!r}, which lacks a name ("N")', what, item)
@@ -143,19 +154,19 @@ class _Reader:
             return self.parameter(obj, block)
         dialect, short = split_tag(obj['#'], self.where(block) + ', an op')
         name = '{}.{}'.format(dialect, short)
-        what = self.where(block, name)
+        what = self.at = self.where(block, name)
         op = Op(name)
-        op.attrs, op.attr_types = self.attrs(obj.get('A', []), what)
-        extra, extra_types = self.attrs(obj.get('OA', []) + obj.get('QA', []), what)
+        op.attrs, op.attr_types = self.attrs(_items(obj, 'A', what), what)
+        extra, extra_types = self.attrs(_items(obj, 'OA', what) + _items(obj, 'QA', what), what)
         persistable = extra.get('persistable')
         persistable = bool(persistable[0]) if isinstance(persistable, list) and persistable else False
         for key in extra:  # stop_gradient and persistable describe the results; struct_name is a scope
             if key not in ('stop_gradient', 'persistable'):
                 op.attrs[key], op.attr_types[key] = extra[key], extra_types[key]
-        op.operands = [self.use(operand, what) for operand in obj.get('I', [])]
-        results = obj.get('O', [])
-        if not isinstance(results, list):
-            raise Error('{} has results that are no list: {!r}', what, results)
+        op.operands = [self.use(operand, what) for operand in _items(obj, 'I', what)]
+        results = _items(obj, 'O', what)
+        if name in (_PARAMETER, _DATA, _FEED) and len(results) != 1:
+            raise Error('{} has {} results; it has one', what, len(results))
         if name == _PARAMETER:  # the uncompressed form of PIR version 0
             self.define(results[0], block, what, op.attrs.get('parameter_name'), persistable=True)
             return None
@@ -175,7 +186,7 @@ class _Reader:
                                  op.attrs.get('name')))
             return None
         op.results = [self.define(result, block, what) for result in results]
-        for region in obj.get('regions') or ():
+        for region in _items(obj, 'regions', what):
             op.regions.append(self.region(region, block.idx, what))
         return op
 
@@ -198,8 +209,14 @@ def read_pir(data, path: str = '') -> Program:
     if not isinstance(regions, list) or not regions:
         raise Error('Paddle PIR program "{}" has no regions', path)
     reader = _Reader(str(path))
-    for region in regions:  # the module op's region: one block, the top block
-        reader.region(region, -1, 'Paddle PIR program "{}"'.format(path))
+    try:
+        for region in regions:  # the module op's region: one block, the top block
+            reader.region(region, -1, 'Paddle PIR program "{}"'.format(path))
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as e:
+        # the checks above cover what Paddle writes; this is for the shapes no writer makes (data lists too short,
+        # objects where numbers belong), which must still end as a message, not a traceback
+        raise Error('{} has an unexpected structure ({}: {}): the file is damaged or of a format this reader does '
+                    'not know', reader.at, type(e).__name__, e) from None
     cols = sorted(col for col, _, _ in reader.fetches)
     if cols != list(range(len(cols))) or any(value is None for _, value, _ in reader.fetches):
         raise Error('Paddle PIR program "{}": its fetch ops do not number their columns 0..{} or lack a value',
