@@ -13,7 +13,8 @@ Which files a run writes depends on the Paddle it runs with:
 
 The models: ``net`` (conv + batch norm + relu + max pool + fc, dynamic batch), ``ib`` (int32/int64/bool ops:
 cast, arange, compare, logical_and, where, argmax), ``cf`` (``if`` and ``while`` through ``paddle.jit.to_static``)
-and ``mixed`` (parameters and buffers of float16, float64, int64 and bool). Every file is a few KB.
+``mixed`` (parameters and buffers of float16, float64, int64 and bool) and ``seq`` (embedding of int64 ids,
+LSTM, concat, split, stack, layer norm, softmax: slots with several vars, PIR's ``builtin.combine``/``split``). Every file is a few KB.
 ``tests/paddle/test_paddle_reader.py`` reads the committed files with mo's readers and compares them with what
 Paddle itself loads from them (``tests/paddle/paddle_oracle.py``). Run by hand when a fixture is added.
 """
@@ -82,6 +83,21 @@ def _models():
             picked = paddle.where(self.flags, paddle.cast(self.table[0], 'float64'), paddle.zeros([3], 'float64'))
             return z, picked
 
+    class Sequence(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.embed = paddle.nn.Embedding(20, 8)
+            self.lstm = paddle.nn.LSTM(8, 8)
+            self.norm = paddle.nn.LayerNorm(16)
+
+        def forward(self, ids):
+            e = self.embed(ids)
+            out, _ = self.lstm(e)
+            both = paddle.concat([out, e], axis=-1)
+            first, second = paddle.split(both, 2, axis=1)
+            stacked = paddle.stack([first, second], axis=0)
+            return paddle.nn.functional.softmax(self.norm(stacked), axis=-1)
+
     paddle.seed(7)
     np.random.seed(7)
     net = Net()
@@ -94,6 +110,7 @@ def _models():
         'cf': (paddle.jit.to_static(ControlFlow()) if hasattr(paddle.jit, 'to_static') else ControlFlow(),
                [InputSpec([None, 4], 'float32', 'x'), InputSpec([1], 'int64', 'n')]),
         'mixed': (Mixed(), [InputSpec([4, 3], 'float32', 'x')]),
+        'seq': (Sequence(), [InputSpec([None, 6], 'int64', 'ids')]),
     }
     for layer, _ in models.values():
         layer.eval()
@@ -149,12 +166,12 @@ def main():
     if major >= 3 and args.classic_child:
         _save(os.path.join(out, 'p3_classic'), ('net',))
     elif major >= 3:
-        _save(os.path.join(out, 'p3_pir'), ('net', 'ib', 'cf', 'mixed'))
+        _save(os.path.join(out, 'p3_pir'), ('net', 'ib', 'cf', 'mixed', 'seq'))
         env = dict(os.environ, FLAGS_enable_pir_api='0')
         subprocess.run([sys.executable, os.path.abspath(__file__), '--out', out, '--classic-child'], env=env,
                        check=True)
     elif paddle.__version__.startswith('2.6'):
-        _save(os.path.join(out, 'p26'), ('net', 'ib', 'cf', 'mixed'))
+        _save(os.path.join(out, 'p26'), ('net', 'ib', 'cf', 'mixed', 'seq'))
         _legacy_directory(os.path.join(out, 'p26', 'net'), os.path.join(out, 'p26_dir', 'net'))
     else:
         raise SystemExit('Paddle {}: this script knows Paddle 2.6 and 3.x'.format(paddle.__version__))

@@ -79,6 +79,8 @@ def pir(paddle, model, exe, scope):
     not_counted = ('builtin.parameter', 'pd_op.data', 'pd_op.feed', 'pd_op.fetch')
 
     def source(value):
+        if not value.initialized():  # an optional operand left out
+            return ['null']
         op = value.get_defining_op()
         if op is None:
             for depth, args in enumerate(reversed(arg_lists)):
@@ -93,6 +95,8 @@ def pir(paddle, model, exe, scope):
         return [op.name(), seq.get(op.id()), value.index()]
 
     def result(value):
+        if value.is_combine():  # a vector of values (builtin.combine): no dtype of its own
+            return {'dtype': 'vector', 'shape': None}
         return {'dtype': str(value.dtype).split('.')[-1], 'shape': list(value.shape)}
 
     def walk(block):
@@ -111,7 +115,8 @@ def pir(paddle, model, exe, scope):
         return {'args': args, 'ops': ops}
 
     structure = walk(program.global_block())
-    names = [op.attrs()['parameter_name'] for op in program.global_block().ops if op.name() == 'builtin.parameter']
+    names = [op.attrs()['parameter_name'] for op in program.global_block().ops
+             if op.name() == 'builtin.parameter' and op.result(0).persistable]
     arrays = {name: np_array(scope.find_var(name).get_tensor()) for name in names}
     return {'program': structure, 'feeds': list(feeds), 'fetches': [source(v) for v in fetches]}, arrays
 

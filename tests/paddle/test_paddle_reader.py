@@ -21,17 +21,17 @@ FIXTURES = os.path.join(HERE, 'fixtures')
 ORACLE = os.path.join(HERE, 'paddle_oracle.py')
 MAKER = os.path.join(HERE, '..', '..', 'tools', 'make_paddle_models.py')
 
-CLASSIC = ['p26/net.pdmodel', 'p26/cf.pdmodel', 'p26/ib.pdmodel', 'p26/mixed.pdmodel', 'p3_classic/net.pdmodel',
-           'p26_dir/net']
-PIR = ['p3_pir/net.json', 'p3_pir/cf.json', 'p3_pir/ib.json', 'p3_pir/mixed.json']
+CLASSIC = ['p26/net.pdmodel', 'p26/cf.pdmodel', 'p26/ib.pdmodel', 'p26/mixed.pdmodel', 'p26/seq.pdmodel',
+           'p3_classic/net.pdmodel', 'p26_dir/net']
+PIR = ['p3_pir/net.json', 'p3_pir/cf.json', 'p3_pir/ib.json', 'p3_pir/mixed.json', 'p3_pir/seq.json']
 FRESH = ['fresh/p3_pir/net.json', 'fresh/p3_pir/cf.json', 'fresh/p3_pir/ib.json', 'fresh/p3_pir/mixed.json',
-         'fresh/p3_classic/net.pdmodel']
+         'fresh/p3_pir/seq.json', 'fresh/p3_classic/net.pdmodel']
 
 #: paddle's pybind names of AttrType values that framework.proto spells differently
 _ATTR_TYPE_NAMES = {'BOOL': 'BOOLEAN', 'BOOLS': 'BOOLEANS'}
 #: the computation ops do not include these: the reader turns them into inputs, outputs and persistable vars
 #: attributes Paddle 3 removes from Paddle 2.6 programs on loading (mo keeps what the file says)
-_RETIRED_ATTRS = {'use_mkldnn'}
+_RETIRED_ATTRS = {'use_mkldnn', 'mkldnn_data_type'}
 _NOT_OPS = ('builtin.parameter', 'pd_op.data', 'pd_op.feed', 'pd_op.fetch')
 
 
@@ -145,8 +145,8 @@ def check_classic(program, weights, ref):
 
 def _our_sources(program):
     """Each value name of ours described as the oracle describes PIR values (see ``paddle_oracle.pir``)."""
-    sources, counter = {}, [0]
-    for name, var in program.persistable_vars().items():
+    sources, counter = {None: ['null']}, [0]
+    for name in program.blocks[0].vars:  # a value no op defines and not an input: a parameter's
         sources[name] = ['param', name]
     for name in program.inputs:
         sources[name] = ['data', name]
@@ -164,6 +164,11 @@ def _our_sources(program):
     return sources
 
 
+def _type_of(var):
+    """``[dtype name, shape]`` as the oracle writes a value's type."""
+    return ['vector', None] if var.kind == 'vector' else [var.dtype.name, var.shape]
+
+
 def check_pir(program, weights, ref):
     assert program.format == 'pir'
     sources = _our_sources(program)
@@ -179,14 +184,14 @@ def check_pir(program, weights, ref):
 
     def compare(block_idx, theirs):
         block = program.blocks[block_idx]
-        assert [[program.var(a, block_idx).dtype.name, program.var(a, block_idx).shape] for a in block.args] == \
+        assert [_type_of(program.var(a, block_idx)) for a in block.args] == \
             [[t['dtype'], t['shape']] for t in theirs['args']]
         arg_stack.append(block.args)
         their_ops = [op for op in theirs['ops'] if op['name'] not in _NOT_OPS]
         assert [op.type for op in block.ops] == [op['name'] for op in their_ops]
         for op, their_op in zip(block.ops, their_ops):
             assert [operand(name) for name in op.operands] == their_op['operands'], op.type
-            assert [[program.var(r, block_idx).dtype.name, program.var(r, block_idx).shape] for r in op.results] == \
+            assert [_type_of(program.var(r, block_idx)) for r in op.results] == \
                 [[r['dtype'], r['shape']] for r in their_op['results']], op.type
             for name, value in their_op['attrs'].items():
                 assert _same_value(op.attrs[name], value), (op.type, name, op.attrs[name], value)

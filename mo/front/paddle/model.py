@@ -135,5 +135,6 @@ class Program:
         return found
 
 
-#: persistable vars that no parameter file holds: the feed and fetch lists and readers
-_NOT_SAVED = frozenset({'feed_minibatch', 'fetch_list', 'reader', 'feed_list', 'raw', 'step_scopes'})
+#: persistable vars that no combined params file holds: Paddle's loader leaves out the feed and fetch lists,
+#: readers and RAW vars, and loads SELECTED_ROWS ones from a directory of slices of their own
+_NOT_SAVED = frozenset({'feed_minibatch', 'fetch_list', 'reader', 'raw', 'selected_rows'})

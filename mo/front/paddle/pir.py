@@ -145,7 +145,12 @@ class _Reader:
         if not isinstance(flags, list) or len(flags) < 4 or not isinstance(flags[3], str):
             raise Error('{} has the attributes {!r}; expected [is_distributed, is_parameter, need_clip, name]',
                         what, flags)
-        self.define(obj.get('O'), block, what, flags[3], persistable=True)
+        # OA is [persistable, stop_gradient, trainable], written for trainable programs only; a missing one means
+        # Paddle's default, persistable. A parameter that is not persistable (an RNN's dropout state) has no record
+        # in the params file.
+        result_flags = obj.get('OA')
+        persistable = bool(result_flags[0]) if isinstance(result_flags, list) and result_flags else True
+        self.define(obj.get('O'), block, what, flags[3], persistable=persistable)
 
     def op(self, obj, block):
         if not isinstance(obj, dict) or '#' not in obj:
@@ -168,7 +173,8 @@ class _Reader:
         if name in (_PARAMETER, _DATA, _FEED) and len(results) != 1:
             raise Error('{} has {} results; it has one', what, len(results))
         if name == _PARAMETER:  # the uncompressed form of PIR version 0
-            self.define(results[0], block, what, op.attrs.get('parameter_name'), persistable=True)
+            self.define(results[0], block, what, op.attrs.get('parameter_name'),
+                        persistable='persistable' not in extra or persistable)
             return None
         if name in (_DATA, _FEED) and block.idx == 0:
             label = op.attrs.get('name')
