@@ -259,3 +259,17 @@ def test_pir_op_named_by_slots():
     assert named.output('out') == conv.results[0]
     assert named.attrs is conv.attrs
 
+
+
+def test_pir_vectors():
+    """``builtin.combine`` results are vectors whose members keep their own types."""
+    program, _ = read_model(os.path.join(FIXTURES, 'p3_pir/seq.json'))
+    weights = [op for op in program.blocks[0].ops if op.type == 'builtin.combine'
+               and op.operands[0] == 'lstm_cell_0.w_0'][0]
+    vector = program.var(weights.results[0])
+    assert vector.kind == 'vector' and vector.dtype is None
+    assert [(v.name, v.dtype, v.shape, v.kind, v.persistable) for v in vector.items] == [
+        ('{}[{}]'.format(vector.name, i), np.dtype('float32'), shape, 'dense_tensor', False)
+        for i, shape in enumerate([[32, 8], [32, 8], [32], [32]])]
+    rnn = [op for op in program.blocks[0].ops if op.type == 'pd_op.rnn'][0]
+    assert rnn.operands[3] is None  # the optional sequence length, left out

@@ -43,6 +43,13 @@ def load_json(data, path: str) -> dict:
     return loaded
 
 
+def _var(name, decoded, persistable=False) -> Var:
+    """A ``Var`` from ``pir_values.decode_type``'s tuple; a vector's members are named ``name[i]``."""
+    dtype, shape, kind, items = decoded
+    return Var(name, dtype, shape, persistable, kind,
+               [_var('{}[{}]'.format(name, i), item) for i, item in enumerate(items)])
+
+
 def _items(obj, key, what) -> list:
     """``obj[key]``, a list (empty when absent); an ``Error`` when it is something else."""
     found = obj.get(key)
@@ -83,9 +90,7 @@ class _Reader:
             raise Error('{} defines value %{} a second time: the file is damaged', what, vid)
         if name is None or name in self.taken:
             name = '%{}'.format(vid)
-        dtype, shape, kind, items = decode_type(value.get('TT', {'#': 'NULL'}), what)
-        var = Var(name, dtype, shape, persistable, kind,
-                  [Var('{}[{}]'.format(name, i), *item[:3]) for i, item in enumerate(items)])
+        var = _var(name, decode_type(value.get('TT', {'#': 'NULL'}), what), persistable)
         self.names[vid] = name
         self.taken.add(name)
         block.vars[name] = var
