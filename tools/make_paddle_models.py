@@ -12,9 +12,10 @@ Which files a run writes depends on the Paddle it runs with:
     ``p26_dir/net/``: a Paddle 1.x style directory, ``__model__`` and one file per parameter.
 
 The models: ``net`` (conv + batch norm + relu + max pool + fc, dynamic batch), ``ib`` (int32/int64/bool ops:
-cast, arange, compare, logical_and, where, argmax), ``cf`` (``if`` and ``while`` through ``paddle.jit.to_static``)
+cast, arange, compare, logical_and, where, argmax), ``cf`` (``if`` and ``while`` through ``paddle.jit.to_static``),
 ``mixed`` (parameters and buffers of float16, float64, int64 and bool) and ``seq`` (embedding of int64 ids,
-LSTM, concat, split, stack, layer norm, softmax: slots with several vars, PIR's ``builtin.combine``/``split``). Every file is a few KB.
+LSTM, concat, split, stack, layer norm, softmax: slots with several vars, PIR's ``builtin.combine``/``split``).
+Every file is a few KB.
 ``tests/paddle/test_paddle_reader.py`` reads the committed files with mo's readers and compares them with what
 Paddle itself loads from them (``tests/paddle/paddle_oracle.py``). Run by hand when a fixture is added.
 """
