@@ -183,6 +183,39 @@ def test_bfloat16_and_lod_records(tmp_path):
     assert found['b'].tolist() == [7, 8]
 
 
+@pytest.mark.parametrize('number, name', [
+    (0, 'bool'), (1, 'int16'), (2, 'int32'), (3, 'int64'), (4, 'float16'), (5, 'float32'), (6, 'float64'),
+    (20, 'uint8'), (21, 'int8'), (22, 'bfloat16'), (23, 'complex64'), (24, 'complex128'), (32, 'float8_e4m3fn'),
+    (33, 'float8_e5m2'), (36, 'uint16'), (37, 'uint32'), (38, 'uint64'),
+])
+def test_every_element_type_reads_as_its_numpy_dtype(tmp_path, number, name):
+    import ml_dtypes
+    dtype = np.dtype(getattr(ml_dtypes, name, name))  # bfloat16 and the float8 types are ml_dtypes'
+    values = np.arange(6).astype(dtype).reshape(2, 3)
+    path = tmp_path / 'one.pdiparams'
+    path.write_bytes(_record(number, [2, 3], values.tobytes()))
+    found = params.read_combined(str(path), ['t'])['t']
+    assert found.dtype == dtype and found.shape == (2, 3) and found.tobytes() == values.tobytes()
+
+
+def test_unknown_element_type_in_params_is_an_error(tmp_path):
+    path = tmp_path / 'one.pdiparams'
+    path.write_bytes(_record(7, [2], b'\0' * 8))  # 7 is DENSE_TENSOR: a var kind, no element type
+    with pytest.raises(Error, match=r'tensor 1 of 1 \(t\) in params file .* has an element type this reader does not '
+                                    r'know \(7\)'):
+        params.read_combined(str(path), ['t'])
+
+
+def test_paddle1_directory_with_combined_params(tmp_path):
+    (tmp_path / 'model').mkdir()
+    shutil.copy(os.path.join(FIXTURES, 'p26_dir/net/__model__'), tmp_path / 'model' / '__model__')
+    shutil.copy(os.path.join(FIXTURES, 'p26/net.pdiparams'), tmp_path / 'model' / '__params__')
+    program, weights = read_model(str(tmp_path / 'model'))
+    _, separate = read_model(os.path.join(FIXTURES, 'p26_dir/net'))
+    assert sorted(weights) == sorted(separate)
+    assert all(weights[name].tobytes() == separate[name].tobytes() for name in weights)
+
+
 def test_fp32_models_import_neither_ml_dtypes_nor_paddle():
     code = ('import sys; from mo.front.paddle.load import read_model; '
             'read_model({!r}); read_model({!r}); print("ml_dtypes" in sys.modules, "paddle" in sys.modules)').format(
