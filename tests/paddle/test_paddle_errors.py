@@ -304,6 +304,8 @@ def test_op_named_with_too_few_names_is_an_error():
     assert op.named(['x', 'y', 'z'], ['out']).inputs == {'x': ['a'], 'y': ['b']}
     with pytest.raises(Error, match=r'Paddle op pd_op.add has 2 operands, but only 1 names were given'):
         op.named(['x'], ['out'])
+    classic = Op('elementwise_add', inputs={'X': ['a'], 'Y': ['b']}, outputs={'Out': ['c']})
+    assert classic.named(['x', 'y'], ['out']) is classic
 
 
 # sniffing -------------------------------------------------------------------------------------------------------

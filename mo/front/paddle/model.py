@@ -66,7 +66,10 @@ class Op:
 
         A null operand (an optional input left out) leaves its slot empty. More names than operands is fine
         (trailing optional inputs); more operands than names is an ``Error``: the op table is out of date.
+        A classic op has its slots already and is returned as it is, so callers can treat both formats alike.
         """
+        if (self.inputs or self.outputs) and not (self.operands or self.results):
+            return self
         for kind, slots, values in (('operands', input_slots, self.operands),
                                     ('results', output_slots, self.results)):
             if len(values) > len(slots):
