@@ -191,8 +191,8 @@ class _Reader:
                 block.vars[var_name].shape = list(op.attrs['shape'])
             return None
         if name == _FETCH and block.idx == 0:
-            for result in results:
-                self.define(result, block, what)
+            for result in results:  # the fetched copy: its id is taken, but nothing uses it
+                block.vars.pop(self.define(result, block, what) or '', None)
             self.fetches.append((op.attrs.get('col', len(self.fetches)), op.operands[0] if op.operands else None,
                                  op.attrs.get('name')))
             return None
