@@ -3,6 +3,9 @@
     python tools/make_paddle_models.py [--out tests/paddle/fixtures]              # with Paddle 3.x
     /path/to/venv-with-paddle-2.6/bin/python tools/make_paddle_models.py [--out ...]  # with Paddle 2.6.x
 
+(a Paddle 2.6 beside Paddle 3: ``python -m venv /tmp/paddle26 && /tmp/paddle26/bin/pip install
+paddlepaddle==2.6.2``; it installs on Python 3.11.)
+
 Which files a run writes depends on the Paddle it runs with:
   * Paddle 3.x: ``p3_pir/NAME.json`` + ``.pdiparams`` (``paddle.jit.save``'s default, PIR), then, in a child
     process started with ``FLAGS_enable_pir_api=0`` (the flag is read at import), ``p3_classic/NAME.pdmodel`` +
