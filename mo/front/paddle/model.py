@@ -38,9 +38,8 @@ class Op:
     ``type`` is the classic op type (``'conv2d'``) or the PIR name with its dialect (``'pd_op.conv2d'``).
     ``attrs`` holds Python values (int, float, bool, str, lists of them; a block attribute as the index of
     its block in ``Program.blocks``; numpy dtypes for PIR's dtype attributes; a classic STRING whose bytes are
-    no UTF-8 stays ``bytes``) and ``attr_types`` the type tag
-    each came with (``'INT'``, ``'LONG'``, ``'BLOCK'``... for classic ops, ``'0.a_i32'``... for PIR), which tells
-    an INT from a LONG or a block index from a plain int.
+    no UTF-8 stays ``bytes``) and ``attr_types`` the type tag each came with (``'INT'``, ``'LONG'``, ``'BLOCK'``...
+    for classic ops, ``'0.a_i32'``... for PIR), which tells an INT from a LONG or a block index from a plain int.
     ``regions`` (PIR) lists, per region of the op, the indices of its blocks in ``Program.blocks``.
     """
     type: str
