@@ -1,43 +1,13 @@
-"""Opset tensor ops that mo's own op modules lack and front ends create: ConvertLike (opset1), GatherElements
-(opset6), ScatterElementsUpdate (opset3 / opset12 with ``reduction``), Eye (opset9).
+"""Opset tensor ops that mo's own op modules lack and front ends create: GatherElements (opset6),
+ScatterElementsUpdate (opset3 / opset12 with ``reduction``), Eye (opset9).
 
-Shape inference only where the values depend on run-time data; ConvertLike folds constants.
+Shape inference only where the values depend on run-time data.
 """
 import numpy as np
 
 from mo.ops.convert import ir_element_type
 from mo.ops.op import Op
 from mo.ops.tensor_ops import _ShapeOnly, _value
-
-
-class ConvertLike(Op):
-    """Input 0 converted to the element type of input 1 (ONNX's CastLike)."""
-    op = 'ConvertLike'
-
-    def __init__(self, graph, attrs: dict = None):
-        super().__init__(graph, {
-            'type': 'ConvertLike', 'op': 'ConvertLike', 'version': 'opset1',
-            'infer': ConvertLike.infer, 'type_infer': ConvertLike.type_infer,
-            'in_ports_count': 2, 'out_ports_count': 1,
-        }, attrs)
-
-    @staticmethod
-    def infer(node):
-        shape = node.in_port(0).data.get_shape()
-        if shape is None:
-            return
-        value = node.in_port(0).data.get_value()
-        dtype = node.in_port(1).data.get_data_type()
-        if value is not None and dtype is not None:
-            node.out_port(0).data.set_value(np.asarray(value).astype(dtype))
-        else:
-            node.out_port(0).data.set_shape(shape)
-
-    @staticmethod
-    def type_infer(node):
-        dtype = node.in_port(1).data.get_data_type()
-        if dtype is not None:
-            node.out_port(0).data.set_data_type(dtype)
 
 
 class GatherElements(_ShapeOnly):

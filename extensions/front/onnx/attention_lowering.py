@@ -10,8 +10,8 @@ batch's nonpad_kv_seqlen. Rows whose bias is all -inf give zeros, as ONNX's refe
 import numpy as np
 
 from extensions.front.onnx.nn_formulas import I64, concat, like, rank
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
+from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt, Tanh
 from mo.ops.broadcast import Broadcast

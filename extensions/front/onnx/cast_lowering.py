@@ -16,11 +16,10 @@ f32 anyway.
 """
 import numpy as np
 
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Greater, Mul, Sign
 from mo.ops.select import Select
 

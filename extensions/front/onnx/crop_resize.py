@@ -11,11 +11,10 @@ gives extrapolation_value where the coordinate falls outside [0, in - 1].
 import numpy as np
 
 from extensions.front.onnx.nn_formulas import I64, like
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Ceiling, Floor
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Add, Div, Greater, Less, LogicalOr, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.range import Range

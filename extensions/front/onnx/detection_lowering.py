@@ -5,8 +5,9 @@ import numpy as np
 from extensions.front.onnx.nn_formulas import concat, like, shape_tail
 from mo.front.common.formula_kit import F32, I64, cast, column, transpose, unsqueeze
 from extensions.ops.detection import DeformableConvolution
-from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
+from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Floor
 from mo.ops.broadcast import Broadcast

@@ -13,12 +13,11 @@ import numpy as np
 
 from extensions.front.onnx.attention_lowering import _dim, _repeat_heads
 from extensions.load.onnx.loader import ONNXExtractor
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.loader import OPSETS, TENSORS, protobuf2nx
 from mo.graph.graph import Graph, Node
 from mo.ops.activation_ops import Sqrt
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Div, Mul
 from mo.ops.matmul import MatMul
 from mo.ops.nn_ops import Softmax

@@ -5,8 +5,9 @@ every size here is computed in the graph; with constant inputs it all folds afte
 from extensions.front.onnx.math_lowering import dimension, static_shape
 from mo.front.common.formula_kit import I64, cast, unsqueeze
 from extensions.ops.col2im import Col2Im
-from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
+from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat

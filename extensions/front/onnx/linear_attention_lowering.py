@@ -19,13 +19,12 @@ import numpy as np
 from extensions.front.onnx.linear_attention_ext import UPDATE_RULES
 from extensions.front.onnx.nn_formulas import I64, concat
 from mo.front.onnx.control_flow_ops import ONNXScan
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.proto import ATTRIBUTE_TYPE, DATA_TYPE, GraphProto
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt
 from mo.ops.broadcast import Broadcast
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Div, Mul
 from mo.ops.gather import Gather
 from mo.ops.reshape import Reshape

@@ -162,13 +162,13 @@ _ACTIVATIONS = {
     'Selu': {'alpha': 1.67326319217681884765625, 'gamma': 1.05070102214813232421875},
     'LeakyRelu': {'alpha': 0.01}, 'HardSigmoid': {'alpha': 0.2, 'beta': 0.5}, 'Celu': {'alpha': 1.0},
     'Shrink': {'lambd': 0.5, 'bias': 0.0}, 'ThresholdedRelu': {'alpha': 1.0}, 'Swish': {'alpha': 1.0},
-    'PRelu': {}, 'Reciprocal': {},
+    'PRelu': {},
 }
 
 
 class ActivationExtractor(FrontExtractorOp):
-    """Selu, LeakyRelu, PRelu, HardSigmoid, Celu, Shrink, ThresholdedRelu, Swish, Reciprocal -> internal
-    ``ONNX<op>`` with its float attributes; ``math_lowering`` gives each its formula."""
+    """Selu, LeakyRelu, PRelu, HardSigmoid, Celu, Shrink, ThresholdedRelu, Swish -> internal ``ONNX<op>`` with its
+    float attributes; ``math_lowering`` gives each its formula."""
     op = sorted(_ACTIVATIONS)
     framework = 'onnx'
 
@@ -204,3 +204,18 @@ class IsInfExtractor(FrontExtractorOp):
     def extract(cls, node):
         return internal_op(node, 'ONNXIsInf', detect_positive=bool(onnx_attr(node, 'detect_positive', 'i', 1)),
                          detect_negative=bool(onnx_attr(node, 'detect_negative', 'i', 1)))
+
+
+class ReciprocalExtractor(FrontExtractorOp):
+    """Reciprocal -> ``Reciprocal``, which ``extensions.front.common_lowering`` makes Divide(1, x) for every
+    framework."""
+    op = 'Reciprocal'
+    framework = 'onnx'
+
+    @classmethod
+    def describe(cls, op):
+        return 'Divide(1, x)'
+
+    @classmethod
+    def extract(cls, node):
+        return True

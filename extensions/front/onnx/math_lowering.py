@@ -8,12 +8,11 @@ its formula.
 import numpy as np
 
 from extensions.front.onnx.nn_formulas import gelu, like
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Clamp, Elu, Exp, Log, Sigmoid, Swish
 from mo.ops.concat import Concat
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Add, Div, Equal, Greater, Less, Maximum, Minimum, Mul, Pow, Sub
 from mo.ops.gather import Gather
 from mo.ops.math_ops import IsFinite, IsInf
@@ -359,15 +358,6 @@ class SwishLowering(OpRule):
             return b.op(Swish, [x], 'swish')
         gate = b.op(Sigmoid, [b.op(Mul, [x, like(b, node.alpha, x, 'alpha')], 'scaled')], 'gate')
         return b.op(Mul, [x, gate], 'swish')
-
-
-class ReciprocalLowering(OpRule):
-    """ONNXReciprocal = Divide(1, x)."""
-    op = 'ONNXReciprocal'
-
-    def rewrite(self, node: Node, b: Builder):
-        x = _source(node.in_port(0))
-        return b.op(Div, [like(b, 1, x, 'one'), x], 'reciprocal')
 
 
 class GeluLowering(OpRule):

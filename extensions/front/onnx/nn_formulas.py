@@ -3,9 +3,9 @@ ranges read from a tensor's shape (ONNX nodes do not state their rank; ShapeOf o
 these become constants at inference), per-channel broadcasts."""
 import numpy as np
 
-from extensions.ops.opset_tensor import ConvertLike
 from mo.ops.concat import Concat
 from mo.ops.activation_ops import Erf, Tanh
+from mo.ops.convert import ConvertLike
 from mo.ops.elementwise import Add, Mul
 from mo.ops.gather import Gather
 from mo.ops.range import Range

@@ -8,12 +8,12 @@ import numpy as np
 from extensions.front.onnx.math_lowering import static_shape
 from extensions.front.onnx.tensor_ext import node_name
 from extensions.front.onnx.tensor_lowering import constant_input, i64, scalar
-from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Add, FloorMod, Maximum, Sub
 from mo.ops.gather import Gather
 from mo.ops.pad import Pad

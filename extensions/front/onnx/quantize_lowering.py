@@ -21,11 +21,10 @@ from extensions.front.onnx.elementwise_ext import input_dtype
 from extensions.front.onnx.nn_formulas import I64, concat, per_channel, shape_tail
 from extensions.front.onnx.nn_lowering import grouped_weights, window
 from extensions.front.onnx.quantize_ext import FLOAT8_TYPES, FLOAT_QDQ_TYPES
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Clamp
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.convolution import Convolution, GroupConvolution
 from mo.ops.elementwise import Add, Div, Equal, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather

@@ -9,8 +9,8 @@ import numpy as np
 from extensions.front.onnx.math_lowering import dimension, like, static_shape
 from extensions.front.onnx.tensor_lowering import move_axis
 from mo.front.common.formula_kit import F32, I64, cast, unsqueeze
-from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
+from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Exp, Floor, Log
 from mo.ops.broadcast import Broadcast

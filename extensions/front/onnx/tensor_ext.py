@@ -11,7 +11,7 @@ import numpy as np
 from extensions.front.onnx.cast_e8m0_lowering import E8M0_NAME, ROUND_MODES
 from extensions.front.onnx.cast_lowering import DIRECT_TYPES, F32_ONLY_TYPES, FLOAT8_MAX
 from extensions.front.onnx.elementwise_ext import input_dtype
-from extensions.ops.opset_tensor import ConvertLike, GatherElements, ScatterElementsUpdate
+from extensions.ops.opset_tensor import GatherElements, ScatterElementsUpdate
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.front.onnx.tensor import np_dtype
@@ -19,7 +19,7 @@ from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.const import Const
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import TopK
 from mo.ops.range import Range
@@ -438,12 +438,12 @@ class TopKExtractor(FrontExtractorOp):
 
 #: ONNX ops that ``tensor_lowering`` builds from several opset ops (the node becomes ``ONNX<op>``; the rule reads
 #: the ONNX attributes itself)
-LOWERED = ('Size', 'Flatten', 'ConstantOfShape', 'Slice', 'Pad', 'OneHot', 'Trilu', 'Compress', 'EyeLike',
+LOWERED = ('Flatten', 'ConstantOfShape', 'Slice', 'Pad', 'OneHot', 'Trilu', 'Compress', 'EyeLike',
            'CumSum', 'CumProd')
 
 
 class LoweredTensorExtractor(FrontExtractorOp):
-    """Size, Flatten, ConstantOfShape, Slice, Pad, OneHot, Trilu, Compress, EyeLike, CumSum, CumProd -> ONNX<op>,
+    """Flatten, ConstantOfShape, Slice, Pad, OneHot, Trilu, Compress, EyeLike, CumSum, CumProd -> ONNX<op>,
     lowered to opset ops by ``tensor_lowering``."""
     op = list(LOWERED)
     framework = 'onnx'
@@ -467,3 +467,19 @@ class ONNXRange(Range):
         if dtype is not None:
             node['output_type'] = np.dtype(dtype)
         Range.infer(node)
+
+
+class SizeExtractor(FrontExtractorOp):
+    """Size -> ``Size`` with an int64 ``out_type``, which ``extensions.front.common_lowering`` builds for every
+    framework."""
+    op = 'Size'
+    framework = 'onnx'
+
+    @classmethod
+    def describe(cls, op):
+        return 'ReduceProd(ShapeOf(x))'
+
+    @classmethod
+    def extract(cls, node):
+        node['out_type'] = np.dtype(np.int64)
+        return True

@@ -7,14 +7,14 @@ ONNX attributes; shapes are read at run time (ShapeOf), so dynamic dimensions st
 import numpy as np
 
 from extensions.front.onnx.tensor_ext import node_name
-from extensions.ops.opset_tensor import ConvertLike, Eye
+from extensions.ops.opset_tensor import Eye
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.extractors.utils import get_onnx_opset_version, onnx_attr
 from mo.front.onnx.tensor import np_dtype
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Add, Div, Equal, FloorMod, Greater, GreaterEqual, Less, LessEqual, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import TopK
@@ -76,15 +76,6 @@ class TransposeLowering(OpRule):
         last = b.op(Sub, [scalar(b, rank, 'rank_scalar'), i64(b, 1, 'one')], 'last')
         order = b.op(Range, [last, i64(b, -1, 'stop'), i64(b, -1, 'step')], 'order', output_type=np.int64)
         return b.op(Transpose, [x, order], 'transpose')
-
-
-class SizeLowering(OpRule):
-    """Size(x) = ReduceProd(ShapeOf(x), 0): an int64 scalar."""
-    op = 'ONNXSize'
-
-    def rewrite(self, node: Node, b: Builder):
-        shape = b.op(ShapeOf, [node.in_port(0)], 'shape', output_type=np.int64)
-        return b.op(ReduceProd, [shape, i64(b, [0], 'axes')], 'size', keep_dims=False)
 
 
 class FlattenLowering(OpRule):

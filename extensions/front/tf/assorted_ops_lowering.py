@@ -10,13 +10,13 @@ from extensions.front.tf.fft_ext import real_type
 from extensions.front.tf.dense_list import dims
 from mo.front.common.formulas import as_int64, row_major_strides, shape_of
 from extensions.ops.ctc_loss import CTCLoss
-from extensions.ops.opset_tensor import ConvertLike, ScatterElementsUpdate
+from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
-from mo.ops.convert import Convert
+from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Add, Equal, Less, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.matmul import MatMul

@@ -11,7 +11,6 @@ from mo.ops.activation_ops import Abs, Ceiling, Exp, Floor, Log
 from mo.ops.broadcast import Broadcast
 from mo.ops.elementwise import Add, Div, Equal, Less, LogicalAnd, LogicalOr, Maximum, Minimum, Mul, Sign, Sub
 from mo.ops.math_ops import Atan, IsInf, IsNaN
-from mo.ops.reduce import ReduceProd
 from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
 from mo.ops.squeeze import Squeeze
@@ -123,18 +122,6 @@ class AddNLowering(OpRule):
         return total if last is None else last
 
 
-class ReciprocalLowering(OpRule):
-    """Reciprocal(x) = Inv(x) = Divide(1, x)."""
-    op = 'Reciprocal'
-
-    def rewrite(self, node: Node, b: Builder):
-        return b.op(Div, [b.const(1, 'one'), node.in_port(0)], 'div')
-
-
-class InvLowering(ReciprocalLowering):
-    op = 'Inv'
-
-
 class Expm1Lowering(OpRule):
     """Expm1(x) = (u - 1) * x / Log(u) with u = Exp(x) (Kahan's form: the rounding of u cancels, so small x keep
     their relative precision, which Exp(x) - 1 loses); x itself where u rounds to 1 (-0 stays -0) or x is NaN, -1
@@ -200,17 +187,6 @@ class FilledLikeLowering(OpRule):
 class OnesLikeLowering(FilledLikeLowering):
     op = 'OnesLike'
     fill = 1
-
-
-class SizeLowering(OpRule):
-    """Size(x) = ReduceProd(ShapeOf(x), 0) in ``out_type``."""
-    op = 'Size'
-
-    def rewrite(self, node: Node, b: Builder):
-        out_type = np.dtype(node.soft_get('out_type', None) or np.int32)
-        shape = b.op(ShapeOf, [node.in_port(0)], 'shape', output_type=out_type)
-        axes = b.const([0], 'axes', np.int64)
-        return b.op(ReduceProd, [shape, axes], 'size', keep_dims=False)
 
 
 class RankLowering(OpRule):

@@ -39,6 +39,7 @@ from mo.front.common.tree_pattern import match_tree, op_alternatives, root_ops
 from mo.graph.graph import Node, rename_nodes
 from mo.graph.port import Port
 from mo.ops.const import Const
+from mo.ops.convert import ConvertLike
 from mo.utils.error import FrameworkError
 
 
@@ -85,6 +86,14 @@ class Builder:
         if dtype is None:
             dtype = value.dtype if isinstance(value, (np.ndarray, np.generic)) else node_dtype(self.node)
         return self._add(Const(self.graph, {'name': self._name(suffix), 'value': np.array(value, dtype=dtype)}))
+
+    def const_like(self, value, reference, suffix: str) -> Node:
+        """The constant ``value`` in the element type of ``reference`` (a node or port): a Const of the node's own
+        type when the framework states it (TensorFlow's ``T``), else a ConvertLike of it to ``reference``'s type,
+        which folds to a Const once types are inferred (an ONNX node states none)."""
+        if self.node.soft_get('data_type', None) is not None:
+            return self.const(value, suffix)
+        return self.op(ConvertLike, [self.const(np.array(value, np.float64), suffix + '/value'), reference], suffix)
 
     def op(self, op_class, inputs: Sequence, suffix: str, **attrs) -> Node:
         """A new ``op_class`` node fed by ``inputs`` in port order: nodes (their output 0), output ports, or
