@@ -32,8 +32,13 @@ RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signa
 
 
 def add_arguments(parser):
+    parser.add_argument('model', nargs='?', default=None, metavar='INPUT_MODEL',
+                        help='the model, as ovc takes it: the same as --input_model')
     parser.add_argument('--input_model', '-m', help='the model, its kind told by its content: ' + '; '.join(
         '{}: {}'.format(r.title, r.formats) for r in frameworks.frameworks()))
+    parser.add_argument('--output_model', metavar='PATH.xml',
+                        help='ovc\'s spelling: write PATH.xml and PATH.bin (the same as --output_dir DIR --model_name '
+                             'NAME)')
     parser.add_argument('--output_dir', '-o', default=None,
                         help='directory for NAME.xml and NAME.bin (default: the current directory; with --dump_ops, '
                              'no IR is written unless it is given)')
@@ -43,7 +48,8 @@ def add_arguments(parser):
     parser.add_argument('--output', help='outputs to keep (node or node:port), comma-separated; the graph is cut there')
     parser.add_argument('--batch', '-b', type=int, help='batch size for every input (its first dimension)')
     parser.add_argument('--compress_to_fp16', nargs='?', const=True, default=False, type=_bool_text,
-                        metavar='BOOL', help='store float weights as f16 (with a Convert); also --compress_to_fp16=False')
+                        metavar='BOOL', help='store float weights as f16 (with a Convert); by default mo keeps them '
+                                             'f32, where ovc writes f16 (also --compress_to_fp16=False)')
     parser.add_argument('--data_type', choices=('FP16', 'FP32', 'half', 'float'),
                         help='the Model Optimizer\'s flag: FP16/half is --compress_to_fp16')
     parser.add_argument('--static_shape', action='store_true',
@@ -192,6 +198,19 @@ def _bool_text(text: str) -> bool:
 
 def options_from_args(args) -> dict:
     options = {key: value for key, value in vars(args).items() if key not in ('command', 'log_level')}
+    positional = options.pop('model', None)
+    if positional is not None:
+        if options.get('input_model') not in (None, positional):
+            raise UsageError('the model is given twice: "{}" and --input_model "{}"', positional,
+                             options['input_model'])
+        options['input_model'] = positional
+    output_model = options.pop('output_model', None)
+    if output_model:
+        if options.get('output_dir') or options.get('model_name'):
+            raise UsageError('--output_model says where the IR goes; do not give --output_dir or --model_name too')
+        directory, name = os.path.split(output_model)
+        options['output_dir'] = directory or '.'
+        options['model_name'] = name[:-4] if name.lower().endswith('.xml') else name
     for flag, why in UNSUPPORTED_FLAGS.items():
         if options.pop(flag.lstrip('-'), None) is not None:
             raise UsageError('{} is not supported: {}', flag, why)
@@ -247,6 +266,7 @@ def convert(options: dict):
             xml_path = bin_path = None
             if write:
                 progress.message('writing the IR')
+                _make_output_dir(output_dir)
                 xml_path, bin_path = write_ir(graph, output_dir, model_name, meta)
                 timing.mark('write')
         except Exception as exc:
@@ -325,14 +345,25 @@ def _option_text(value) -> str:
 
 
 def _check_output_dir(output_dir: str):
+    """A usage error now, before the conversion runs, for an --output_dir that cannot be written; the directory
+    itself is made only when the IR is written, so a failed conversion leaves none behind."""
     if os.path.exists(output_dir) and not os.path.isdir(output_dir):
         raise UsageError('--output_dir "{}" is a file, not a directory', output_dir)
+    existing = os.path.abspath(output_dir)
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise UsageError('--output_dir "{}" cannot be made: "{}" is a file', output_dir, existing)
+    if not os.access(existing, os.W_OK):
+        raise Error('The output directory "{}" is not writable', output_dir if existing == os.path.abspath(output_dir)
+                    else existing)
+
+
+def _make_output_dir(output_dir: str):
     try:
         os.makedirs(output_dir, exist_ok=True)
     except OSError as exc:
         raise Error('Cannot create the output directory "{}": {}', output_dir, exc.strerror or exc) from exc
-    if not os.access(output_dir, os.W_OK):
-        raise Error('The output directory "{}" is not writable', output_dir)
 
 
 def _is_dynamic(shape) -> bool:

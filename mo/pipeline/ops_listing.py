@@ -6,7 +6,7 @@ from mo.graph.graph import Graph
 from mo.ops.op import Op
 from mo.utils.import_extensions import load_builtin, load_extensions, split_dirs
 
-HELP = 'list the op classes replacers can create (op name, IR type and opset, module)'
+HELP = 'list the op classes replacers can create (op name, IR type and opset, inputs, IR attributes, module)'
 
 
 def add_arguments(parser):
@@ -28,8 +28,24 @@ def ops_table() -> list:
             attrs = {}
         summary = (inspect.getdoc(cls) or '').split('\n\n')[0].replace('\n', ' ')
         rows.append({'op': name, 'type': attrs.get('type') or '-', 'version': attrs.get('version') or '-',
+                     'inputs': _inputs(attrs), 'attributes': _ir_attributes(cls, graph, attrs),
                      'module': cls.__module__, 'class': cls.__qualname__, 'summary': summary})
     return rows
+
+
+def _inputs(attrs: dict) -> str:
+    """How many inputs the op takes, as its class declares (``-`` when it does not say)."""
+    count = attrs.get('in_ports_count')
+    return str(count) if count is not None else '-'
+
+
+def _ir_attributes(cls, graph, attrs: dict) -> list:
+    """The names of the attributes the op writes to the IR's ``<data>`` element."""
+    try:
+        declared = cls(graph, dict(attrs)).supported_attrs()
+    except Exception:  # noqa: B902 - a class whose attribute list needs a node: none shown
+        return []
+    return [item[0] if isinstance(item, (tuple, list)) else str(item) for item in declared or ()]
 
 
 def run(args) -> int:
@@ -40,7 +56,10 @@ def run(args) -> int:
         text = args.filter.lower()
         rows = [r for r in rows if any(text in r[k].lower() for k in ('op', 'type', 'module'))]
     width = max([len(r['op']) for r in rows] + [2])
-    print('{}  {:<24} {:<10} {}'.format('op'.ljust(width), 'IR type', 'opset', 'class'))
+    print('{}  {:<24} {:<10} {:<6} {}'.format('op'.ljust(width), 'IR type', 'opset', 'inputs', 'class'))
     for r in rows:
-        print('{}  {:<24} {:<10} {}.{}'.format(r['op'].ljust(width), r['type'], r['version'], r['module'], r['class']))
+        print('{}  {:<24} {:<10} {:<6} {}.{}'.format(r['op'].ljust(width), r['type'], r['version'], r['inputs'],
+                                                    r['module'], r['class']))
+        if r['attributes']:
+            print('{}  attributes: {}'.format(' ' * width, ', '.join(r['attributes'])))
     return 0
