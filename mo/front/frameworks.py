@@ -76,6 +76,9 @@ class Framework:
     reader_steps: Tuple[str, ...] = ()
     #: turns the options into the ones its reader takes (e.g. a model given as bytes), or None
     prepare: Optional[Callable[[dict], None]] = None
+    #: whether a tensor is also known by its op's name (``op``, ``op:1``), as TensorFlow's are; otherwise the IR's
+    #: tensors carry the names the model gives them, and only a nameless one takes its op's
+    tensor_names_from_ops: bool = False
 
     @property
     def folders(self) -> Tuple[str, str]:

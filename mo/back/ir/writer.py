@@ -17,6 +17,7 @@ from itertools import chain, compress, repeat
 
 import numpy as np
 
+from mo.front.frameworks import framework
 from mo.back.ir import ir_types
 from mo.back.ir.background_writer import BackgroundFileWriter
 from mo.back.ir.bin_packer import BinPacker
@@ -247,6 +248,14 @@ _PACKED = _READER_UNIT - 1
 
 # ----- the emitter -----------------------------------------------------------------------------
 
+def _names_tensors_after_ops(graph: Graph) -> bool:
+    """Whether the framework the graph was read from names its tensors after their ops (its record says)."""
+    source = graph.graph.get('source_format')
+    if source is None:
+        return True
+    return framework(source).tensor_names_from_ops
+
+
 class _Emitter:
     """Walks the ops once, handing each layer's text to ``write_layer`` as soon as the layer is complete,
     collecting the edges and laying out the ``.bin``. ``depth`` is the depth of this network's layers in
@@ -278,6 +287,9 @@ class _Emitter:
         self.maybe_claimed = None
         self.exact_claimed = None
         self.derived_names = set()
+        #: whether a tensor also takes its op's name (TensorFlow's ``op`` / ``op:1``) or only has the names the
+        #: framework gave it (ONNX's, as ovc writes them); a graph of no framework (built by hand) derives them
+        self.names_after_ops = _names_tensors_after_ops(graph)
         #: the layer names given so far (each once)
         self.layer_names = LayerNames(graph)
         #: a tensor's ``data_type`` as found in its record -> its IR precision
@@ -330,6 +342,8 @@ class _Emitter:
         """The names of output ``out_idx`` of the op named ``base`` (``record``: its tensor's record): the
         explicit ones, and the one derived from the op's name unless some tensor claims it."""
         names = list((record or {}).get('tensor_names') or ())
+        if names and not self.names_after_ops:
+            return names
         derived = base if out_idx == 0 else '{}:{}'.format(base, out_idx)
         if derived not in names and not self._claimed(derived):
             names.append(derived)

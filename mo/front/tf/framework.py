@@ -58,4 +58,4 @@ FRAMEWORK = Framework(
     name='tf', title='TensorFlow', layout='NHWC', order=90, claims=_claims,
     formats='a frozen GraphDef (.pb, .pbtxt), a SavedModel directory, a .meta MetaGraphDef, or a GraphDef with '
             '--input_checkpoint',
-    reader_steps=('TFLoader', 'TFInputsOutputs'))
+    reader_steps=('TFLoader', 'TFInputsOutputs'), tensor_names_from_ops=True)
