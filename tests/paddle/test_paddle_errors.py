@@ -55,7 +55,9 @@ def test_no_truncation_escapes_or_loses_blocks():
         assert program.blocks == whole.blocks and program.outputs == whole.outputs, cut
 
 
-@pytest.mark.parametrize('data', [b'', b'\x00' * 64, b'hello, this is not a model', os.urandom(256)])
+@pytest.mark.parametrize('data', [b'', b'\x00' * 64, b'hello, this is not a model',
+                                  np.random.default_rng(11).integers(0, 256, 256, dtype=np.uint8).tobytes()],
+                         ids=['empty', 'zeros', 'text', 'random'])
 def test_garbage_program_is_an_error(data):
     with pytest.raises(Error, match='"junk.pdmodel"'):
         read_program(data, 'junk.pdmodel')

@@ -6,13 +6,13 @@ milliseconds only when a Paddle model is read.
 import functools
 
 from mo.front.paddle import schema
+from mo.utils.proto_schema import pool
 
 PACKAGE = 'paddle.framework.proto'
 
 
 @functools.lru_cache(maxsize=None)
 def _pool():
-    from mo.utils.proto_schema import pool
     built = pool.build_pool(PACKAGE, schema.FILES)
     return built, pool.MessageClasses(built)
 
@@ -30,5 +30,4 @@ def enum_names(name: str) -> dict:
 
 def file_descriptor_protos():
     """The schema as ``descriptor_pb2.FileDescriptorProto`` messages (for inspection and tests)."""
-    from mo.utils.proto_schema import pool
     return pool.file_descriptor_protos(PACKAGE, schema.FILES)
