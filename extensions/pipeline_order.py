@@ -69,6 +69,8 @@ FRONT = [
     'extensions.front.onnx.microsoft_lowering.ONNXMSFusedMatMulLowering',
     'extensions.front.onnx.microsoft_lowering.ONNXMSFusedConvLowering',
     'extensions.front.onnx.microsoft_lowering.ONNXMSEmbedLayerNormalizationLowering',
+    'extensions.front.onnx.microsoft_norm_lowering.ONNXMSSimplifiedLayerNormalizationLowering',
+    'extensions.front.onnx.microsoft_norm_lowering.ONNXMSSkipSimplifiedLayerNormalizationLowering',
     # ONNX: element types (float8 Cast with saturate)
     'extensions.front.onnx.cast_lowering.SaturatingCastLowering',
     'extensions.front.onnx.cast_e8m0_lowering.CastE8M0Lowering',  # ONNX: Cast to float8e8m0's round_mode

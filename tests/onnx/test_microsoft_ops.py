@@ -1,6 +1,8 @@
 """The com.microsoft ops onnxruntime's transformer optimizer writes (Gelu, FastGelu, BiasGelu, QuickGelu,
-SkipLayerNormalization, FusedMatMul, FusedConv), converted by mo and run in OpenVINO, against onnxruntime running
-the same model (it runs these ops natively)."""
+SkipLayerNormalization, SkipSimplifiedLayerNormalization, SimplifiedLayerNormalization, FusedMatMul, FusedConv,
+EmbedLayerNormalization), converted by mo and run in OpenVINO, against onnxruntime running the same model (it runs
+these ops natively; where its CPU has no kernel for an op or a domain, onnxruntime runs the same computation in the
+form it has one for)."""
 import numpy as np
 import pytest
 
@@ -172,3 +174,109 @@ def test_fused_conv_bad_activation_is_an_error(tmp_path, attrs, message):
                    [('y', TensorProto.FLOAT, None)])
     with pytest.raises(Error, match=message):
         mo.convert_model(model, output_dir=str(tmp_path))
+
+
+def _check_against(model, reference, feeds, tmp_path, rtol, atol):
+    """Convert ``model`` with mo and compare its IR in OpenVINO with onnxruntime running ``reference`` (the same
+    computation in a form onnxruntime's CPU runs: another domain, or standard ops where it has no kernel)."""
+    import mo
+    from tests.onnx.onnx_oracle import assert_close, run_ir, run_onnxruntime
+    result = mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
+    names = [o.name for o in model.graph.output]
+    expected = run_onnxruntime(reference, feeds)
+    for name, a, e in zip(names, run_ir(result.xml_path, feeds, names), expected):
+        assert_close(a, e, rtol, atol, 'output "{}"'.format(name))
+
+
+def _convert_error(model, tmp_path, message):
+    import mo
+    from mo.utils.error import Error
+    with pytest.raises(Error, match=message):
+        mo.convert_model(model, output_dir=str(tmp_path))
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('shape,axis', [([2, 5, 16], None), ([2, 5, 16], -1), ([2, 5, 16], 1), ([6, 16], -2),
+                                        ([2, 3, 4, 8], -2), ([2, 3, 4, 8], 0)])
+@pytest.mark.parametrize('epsilon', [None, 1e-3])
+@pytest.mark.parametrize('inv_std_var', [False, True])
+@pytest.mark.parametrize('domain', ['', MS])
+def test_simplified_layer_normalization(tmp_path, kind, shape, axis, epsilon, inv_std_var, domain):
+    # onnxruntime writes it in the default domain (its CPU kernel is registered there); com.microsoft converts alike
+    dtype, onnx_type = TYPES[kind]
+    attrs = {k: v for k, v in (('axis', axis), ('epsilon', epsilon)) if v is not None}
+    first = (axis if axis is not None else -1) % len(shape)
+    scale_shape = shape[first:]
+    outputs = [('y', onnx_type, None)] + ([('inv', TensorProto.FLOAT, None)] if inv_std_var else [])
+
+    def model(node_domain):
+        node = helper.make_node('SimplifiedLayerNormalization', ['x', 'scale'], [o[0] for o in outputs],
+                                domain=node_domain, **attrs)
+        return make_model([node], [('x', onnx_type, shape), ('scale', onnx_type, scale_shape)], outputs, opset=17,
+                          domains={MS: 1})
+    feeds = {'x': _random(shape, dtype), 'scale': _random(scale_shape, dtype, seed=1)}
+    _check_against(model(domain), model(''), feeds, tmp_path, **TOLERANCE[kind])
+
+
+SKIP_SHAPES = {'3d': ([2, 5, 16], [2, 5, 16]), 'skip_2d': ([2, 5, 16], [5, 16]), 'skip_1sh': ([2, 5, 16], [1, 5, 16]),
+               '2d': ([7, 16], [7, 16])}
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('shapes', sorted(SKIP_SHAPES))
+@pytest.mark.parametrize('bias', [False, True])
+@pytest.mark.parametrize('epsilon', [None, 1e-3])
+@pytest.mark.parametrize('read', ['output', 'sum', 'inv', 'mean', 'all'])
+def test_skip_simplified_layer_normalization(tmp_path, kind, shapes, bias, epsilon, read):
+    # input 3 is the bias here (SkipLayerNormalization's is input 4, after beta); mean is zeros, inv_std_var float32
+    dtype, onnx_type = TYPES[kind]
+    input_shape, skip_shape = SKIP_SHAPES[shapes]
+    inputs = [('input', onnx_type, input_shape), ('skip', onnx_type, skip_shape), ('gamma', onnx_type, [16])]
+    if bias:
+        inputs.append(('bias', onnx_type, [16]))
+    wanted = {'output': ['output'], 'sum': ['output', 'sum'], 'inv': ['output', 'inv'], 'mean': ['output', 'mean'],
+              'all': ['output', 'mean', 'inv', 'sum']}[read]
+    names = [n if n in wanted else '' for n in ('output', 'mean', 'inv', 'sum')]
+    while names[-1] == '':
+        names.pop()
+    attrs = {} if epsilon is None else {'epsilon': epsilon}
+    node = helper.make_node('SkipSimplifiedLayerNormalization', [i[0] for i in inputs], names, domain=MS, **attrs)
+    types = {'output': onnx_type, 'mean': TensorProto.FLOAT, 'inv': TensorProto.FLOAT, 'sum': onnx_type}
+    outputs = [(n, types[n], None) for n in wanted]
+    feeds = {name: _random(shape, dtype, seed=i) for i, (name, _, shape) in enumerate(inputs)}
+    check_model(_model(node, inputs, outputs), feeds, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('shapes', sorted(SKIP_SHAPES))
+@pytest.mark.parametrize('beta,bias', [(False, False), (True, True), (False, True)])
+@pytest.mark.parametrize('read', ['mean', 'inv', 'all'])
+def test_skip_layer_normalization_outputs(tmp_path, kind, shapes, beta, bias, read):
+    # each optional output read alone or all together, the skip broadcast, 2-D input
+    dtype, onnx_type = TYPES[kind]
+    input_shape, skip_shape = SKIP_SHAPES[shapes]
+    inputs = [('input', onnx_type, input_shape), ('skip', onnx_type, skip_shape), ('gamma', onnx_type, [16])]
+    names = ['input', 'skip', 'gamma', 'beta' if beta else '', 'bias' if bias else '']
+    while names[-1] == '':
+        names.pop()
+    inputs += [(n, onnx_type, [16]) for n in names[3:] if n]
+    wanted = {'mean': ['output', 'mean'], 'inv': ['output', 'inv'], 'all': ['output', 'mean', 'inv', 'sum']}[read]
+    outs = [n if n in wanted else '' for n in ('output', 'mean', 'inv', 'sum')]
+    while outs[-1] == '':
+        outs.pop()
+    node = helper.make_node('SkipLayerNormalization', names, outs, domain=MS, epsilon=1e-4)
+    types = {'output': onnx_type, 'mean': TensorProto.FLOAT, 'inv': TensorProto.FLOAT, 'sum': onnx_type}
+    feeds = {name: _random(shape, dtype, seed=i) for i, (name, _, shape) in enumerate(inputs)}
+    check_model(_model(node, inputs, [(n, types[n], None) for n in wanted]), feeds, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('op,attrs,message', [
+    ('SimplifiedLayerNormalization', {'stash_type': 11}, 'stash_type 11'),
+    ('SimplifiedLayerNormalization', {'epsilon': -1e-5}, 'epsilon'),
+    ('SkipSimplifiedLayerNormalization', {'epsilon': -1.0}, 'epsilon')])
+def test_simplified_layer_normalization_bad_attributes(tmp_path, op, attrs, message):
+    inputs = ['x', 'scale'] if op == 'SimplifiedLayerNormalization' else ['x', 'skip', 'scale']
+    shapes = {'x': [2, 8], 'skip': [2, 8], 'scale': [8]}
+    node = helper.make_node(op, inputs, ['y'], domain='' if op == 'SimplifiedLayerNormalization' else MS, **attrs)
+    model = _model(node, [(n, TensorProto.FLOAT, shapes[n]) for n in inputs], [('y', TensorProto.FLOAT, None)])
+    _convert_error(model, tmp_path, message)

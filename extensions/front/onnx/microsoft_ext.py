@@ -21,6 +21,13 @@ def _name(node) -> str:
     return node.soft_get('name', node.id)
 
 
+def _epsilon(node, op: str, default: float) -> float:
+    epsilon = float(onnx_attr(node, 'epsilon', 'f', default))
+    if not epsilon >= 0:  # a negative one takes the root of a negative number where the input is near zero
+        raise Error('{} "{}": epsilon {} must not be negative', op, _name(node), epsilon)
+    return epsilon
+
+
 class FastGeluExtractor(FrontExtractorOp):
     """com.microsoft FastGelu(X, bias) -> the tanh approximation of Gelu of X + bias (bias optional)."""
     op = 'FastGelu'
@@ -60,6 +67,36 @@ class SkipLayerNormalizationExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         return internal_op(node, 'ONNXMSSkipLayerNormalization', epsilon=float(onnx_attr(node, 'epsilon', 'f', 1e-12)))
+
+
+class SkipSimplifiedLayerNormalizationExtractor(FrontExtractorOp):
+    """com.microsoft SkipSimplifiedLayerNormalization(input, skip, gamma, bias) -> s = input + skip (+ bias), RMS
+    normalization of s over the last axis * gamma; outputs mean (zeros: no centering), inv_std_var (kept last axis,
+    float32) and the sum s when read."""
+    op = 'SkipSimplifiedLayerNormalization'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        return internal_op(node, 'ONNXMSSkipSimplifiedLayerNormalization',
+                           epsilon=_epsilon(node, 'SkipSimplifiedLayerNormalization', 1e-12))
+
+
+class SimplifiedLayerNormalizationExtractor(FrontExtractorOp):
+    """SimplifiedLayerNormalization(X, scale) (onnxruntime writes it in the default domain; com.microsoft too) -> RMS
+    normalization of X over the axes from ``axis`` on * scale; inv_std_var (float32, those axes kept) when read."""
+    op = 'SimplifiedLayerNormalization'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        stash_type = onnx_attr(node, 'stash_type', 'i', 1)
+        if stash_type != 1:
+            # onnxruntime's kernels keep the statistics in float32 only (element type 1)
+            raise Error('SimplifiedLayerNormalization "{}": stash_type {} is not supported (only 1, float32)',
+                        _name(node), stash_type)
+        return internal_op(node, 'ONNXMSSimplifiedLayerNormalization', axis=int(onnx_attr(node, 'axis', 'i', -1)),
+                           epsilon=_epsilon(node, 'SimplifiedLayerNormalization', 1e-5))
 
 
 class FusedMatMulExtractor(FrontExtractorOp):
