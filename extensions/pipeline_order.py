@@ -69,6 +69,8 @@ FRONT = [
     'extensions.front.onnx.microsoft_lowering.ONNXMSFusedMatMulLowering',
     'extensions.front.onnx.microsoft_lowering.ONNXMSFusedConvLowering',
     'extensions.front.onnx.microsoft_lowering.ONNXMSEmbedLayerNormalizationLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSFusedGemmLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSBiasAddLowering',
     'extensions.front.onnx.microsoft_norm_lowering.ONNXMSSimplifiedLayerNormalizationLowering',
     'extensions.front.onnx.microsoft_norm_lowering.ONNXMSSkipSimplifiedLayerNormalizationLowering',
     # ONNX: element types (float8 Cast with saturate)

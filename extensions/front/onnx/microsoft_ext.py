@@ -16,6 +16,13 @@ _DOMAIN = 'com.microsoft'
 FUSED_CONV_ACTIVATIONS = {'': (), 'Relu': (), 'Tanh': (), 'Sigmoid': (), 'LeakyRelu': (0.01,),
                           'Clip': (float('-inf'), float('inf')), 'HardSigmoid': (0.2, 0.5)}
 
+#: FusedGemm's activations (onnxruntime's element-wise activation functors) and the activation_* attributes each needs
+#: (onnxruntime gives none of them a default)
+FUSED_GEMM_ACTIVATIONS = {'Relu': (), 'Tanh': (), 'Sigmoid': (), 'Softplus': (), 'Softsign': (),
+                          'LeakyRelu': ('alpha',), 'Elu': ('alpha',), 'Celu': ('alpha',), 'ThresholdedRelu': ('alpha',),
+                          'HardSigmoid': ('alpha', 'beta'), 'Selu': ('alpha', 'gamma'),
+                          'ParametricSoftplus': ('alpha', 'beta'), 'ScaledTanh': ('alpha', 'beta')}
+
 
 def _name(node) -> str:
     return node.soft_get('name', node.id)
@@ -141,6 +148,42 @@ class FusedConvExtractor(FrontExtractorOp):
         node.attrs().update(dict(window_attrs(node), group=int(group)))
         return internal_op(node, 'ONNXMSFusedConv', activation=activation,
                          activation_params=tuple(params) if params else defaults)
+
+
+class FusedGemmExtractor(FrontExtractorOp):
+    """com.microsoft FusedGemm(A, B, C) -> activation(alpha * MatMul(A, B, transA, transB) + beta * C), activation
+    one of FUSED_GEMM_ACTIVATIONS with its parameters from activation_alpha/beta/gamma (none: the Gemm alone)."""
+    op = 'FusedGemm'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        name = _name(node)
+        activation = onnx_attr(node, 'activation', 's', b'')
+        activation = activation.decode() if isinstance(activation, bytes) else activation
+        if activation and activation not in FUSED_GEMM_ACTIVATIONS:
+            raise Error('FusedGemm "{}": activation "{}" is not one of {}', name, activation,
+                        sorted(FUSED_GEMM_ACTIVATIONS))
+        params = {}
+        for param in FUSED_GEMM_ACTIVATIONS.get(activation, ()):
+            value = onnx_attr(node, 'activation_' + param, 'f', None)
+            if value is None:
+                raise Error('FusedGemm "{}": activation {} needs the attribute activation_{}', name, activation, param)
+            params[param] = float(value)
+        return internal_op(node, 'ONNXMSFusedGemm', activation=activation, activation_params=params,
+                           alpha=float(onnx_attr(node, 'alpha', 'f', 1.0)), beta=float(onnx_attr(node, 'beta', 'f', 1.0)),
+                           transpose_a=bool(onnx_attr(node, 'transA', 'i', 0)),
+                           transpose_b=bool(onnx_attr(node, 'transB', 'i', 0)))
+
+
+class BiasAddExtractor(FrontExtractorOp):
+    """com.microsoft BiasAdd(X, bias, skip) -> X + bias + skip."""
+    op = 'BiasAdd'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        return internal_op(node, 'ONNXMSBiasAdd')
 
 
 class EmbedLayerNormalizationExtractor(FrontExtractorOp):
