@@ -380,3 +380,56 @@ def test_fused_conv_1d_3d(tmp_path, kind, activation, params, rank):
     inputs = [(n, onnx_type, shapes[n]) for n in ('x', 'w', 'b', 'z')]
     feeds = {n: _random(shapes[n], dtype, seed=i, low=-1, high=1) for i, n in enumerate(shapes)}
     check_model(_model(node, inputs, [('y', onnx_type, None)]), feeds, tmp_path, **TOLERANCE[kind])
+
+
+ROTARY_CASES = {
+    # name: (input shape, position_ids shape or 'offset'/'scalar', attributes, cache width)
+    '3d': ([2, 5, 16], [2, 5], {}, 4),
+    '3d_num_heads': ([2, 5, 16], [2, 5], {'num_heads': 2}, 4),
+    '3d_partial': ([2, 5, 24], [2, 5], {'rotary_embedding_dim': 4, 'num_heads': 3}, 2),
+    '3d_offset': ([2, 5, 16], [1], {}, 4),
+    '3d_scalar_offset': ([1, 3, 16], [], {}, 4),
+    '4d': ([2, 2, 5, 8], [2, 5], {}, 4),
+    '4d_partial': ([2, 3, 5, 8], [2, 5], {'rotary_embedding_dim': 4, 'num_heads': 3}, 2),
+    '4d_offset': ([2, 2, 5, 8], [1], {}, 4),
+    # read and left aside, as onnxruntime's CPU kernel does
+    'scale': ([2, 5, 16], [2, 5], {'scale': 0.5}, 4),
+    'packed_batching': ([2, 5, 16], [2, 5], {'is_packed_batching': 1}, 4),
+}
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('case', sorted(ROTARY_CASES))
+@pytest.mark.parametrize('interleaved', [None, 0, 1])
+@pytest.mark.parametrize('hidden_rank', [False, True])
+def test_rotary_embedding(tmp_path, kind, case, interleaved, hidden_rank):
+    # com.microsoft's input order (input, position_ids, cos_cache, sin_cache), its 3-D and 4-D layouts, position_ids
+    # as [B, S] or one offset; hidden_rank: the input comes out of an Identity, so its rank is not declared
+    dtype, onnx_type = TYPES[kind]
+    shape, positions, attrs, half = ROTARY_CASES[case]
+    if interleaved is not None:
+        attrs = dict(attrs, interleaved=interleaved)
+    max_length = 12
+    rng = np.random.default_rng(7)
+    feeds = {'x': _random(shape, dtype),
+             'pos': (rng.integers(0, max_length - shape[-2 if len(shape) == 4 else 1], positions) if positions != [1]
+                     else np.array([3])).astype(np.int64)}
+    angles = np.arange(max_length)[:, None] * (0.3 ** np.arange(half))[None, :]
+    cos, sin = np.cos(angles).astype(dtype), np.sin(angles).astype(dtype)
+    nodes = [helper.make_node('Identity', ['x'], ['x_any'])] if hidden_rank else []
+    nodes.append(helper.make_node('RotaryEmbedding', ['x_any' if hidden_rank else 'x', 'pos', 'cos', 'sin'], ['y'],
+                                  domain=MS, **attrs))
+    model = make_model(nodes, [('x', onnx_type, shape), ('pos', TensorProto.INT64, positions)],
+                       [('y', onnx_type, None)], {'cos': cos, 'sin': sin}, opset=17, domains={MS: 1})
+    check_model(model, feeds, tmp_path, **TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('attrs,message', [({'rotary_embedding_dim': 4}, 'needs num_heads'),
+                                           ({'rotary_embedding_dim': 3, 'num_heads': 2}, 'must be even'),
+                                           ({'interleaved': 2}, 'interleaved must be 0 or 1')])
+def test_rotary_embedding_bad_attributes(tmp_path, attrs, message):
+    node = helper.make_node('RotaryEmbedding', ['x', 'pos', 'cos', 'sin'], ['y'], domain=MS, **attrs)
+    model = _model(node, [('x', TensorProto.FLOAT, [1, 3, 8]), ('pos', TensorProto.INT64, [1, 3]),
+                          ('cos', TensorProto.FLOAT, [4, 2]), ('sin', TensorProto.FLOAT, [4, 2])],
+                   [('y', TensorProto.FLOAT, None)])
+    _convert_error(model, tmp_path, message)
