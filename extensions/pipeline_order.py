@@ -339,6 +339,7 @@ MIDDLE = [
     'extensions.middle.bias_add.BiasAddChannelsFirst',
     # ONNX: onnxruntime's com.microsoft attention ops, whose layouts the ranks tell
     'extensions.middle.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',
+    'extensions.middle.microsoft_attention_lowering.ONNXMSMultiHeadAttentionLowering',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast
     # ONNX: sampling grids

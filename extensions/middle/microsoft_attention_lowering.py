@@ -3,14 +3,21 @@ in the middle phase because their layouts are told apart by the ranks of their i
 import numpy as np
 
 from extensions.front.onnx.attention_lowering import rotate_heads
+from extensions.front.onnx.nn_formulas import like
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule
-from mo.ops.elementwise import Add
+from mo.ops.concat import Concat
+from mo.ops.convert import Convert
+from mo.ops.elementwise import Add, Equal, Greater, Less, LessEqual, LogicalOr, Mul
 from mo.ops.gather import Gather
+from mo.ops.matmul import MatMul
+from mo.ops.nn_ops import Softmax
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape
+from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
+from mo.ops.split import Split, VariadicSplit
 from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
@@ -78,3 +85,140 @@ class ONNXMSRotaryEmbeddingLowering(MiddleOpRule):
             return b.op(Reshape, [result, b.op(ShapeOf, [x], 'input_shape', output_type=np.dtype(I64))],
                         'merge_heads', special_zero=False)
         return b.op(Transpose, [result, _i64(b, [0, 2, 1, 3], 'to_bhsd')], 'bhsd')
+
+
+def _to_heads(b: Builder, x, heads: int, tag: str):
+    """[B, S, N * H] -> [B, N, S, H]."""
+    split = b.op(Reshape, [x, _i64(b, [0, 0, heads, -1], tag + '/split_shape')], tag + '/split', special_zero=True)
+    return b.op(Transpose, [split, _i64(b, [0, 2, 1, 3], tag + '/order')], tag)
+
+
+def _unpack(b: Builder, packed, parts: int, tag: str):
+    """[B, S, N, parts, H] -> ``parts`` tensors [B, S, N * H]."""
+    split = b.op(Split, [packed, _i64(b, 3, tag + '/axis')], tag, num_splits=parts)
+    return [b.op(Reshape, [split.out_port(i), _i64(b, [0, 0, -1], '{}/{}_shape'.format(tag, i))],
+                 '{}/{}'.format(tag, i), special_zero=True) for i in range(parts)]
+
+
+def _mask_term(b: Builder, mask, rank: int, keys, scores, filter_value: float, tag: str):
+    """key_padding_mask / mask_index as an additive term [B, 1, S or 1, T]: mask_filter_value where a key is masked
+    (a 0 in a [B, T] or [B, S, T] mask; at or past the length of a [B] mask of lengths), 0 elsewhere."""
+    if rank == 1:
+        lengths = b.op(Convert, [mask], tag + '/lengths', dst_type=np.dtype(I64))
+        allowed = b.op(Less, [keys, b.op(Unsqueeze, [lengths, _i64(b, [1], tag + '/length_axis')], tag + '/column')],
+                       tag + '/allowed')
+    else:
+        allowed = b.op(Greater, [mask, b.const(np.array(0, np.int32), tag + '/zero', np.int32)], tag + '/allowed')
+    axes = [1, 2] if rank < 3 else [1]
+    allowed = b.op(Unsqueeze, [allowed, _i64(b, axes, tag + '/axes')], tag + '/allowed_4d')
+    return b.op(Select, [allowed, like(b, 0.0, scores, tag + '/keep'), like(b, filter_value, scores, tag + '/filter')],
+                tag)
+
+
+def _causal_term(b: Builder, queries, length, keys, past_length, scores, tag: str):
+    """unidirectional: the lowest float where key j > past length + query i, 0 elsewhere; the last query row is
+    never masked (as onnxruntime's kernel builds the mask: it differs from the causal rule for cross attention
+    only)."""
+    position = b.op(Unsqueeze, [queries, _i64(b, [1], tag + '/column')], tag + '/query_column')
+    last = b.op(Equal, [position, b.op(Add, [length, _i64(b, -1, tag + '/minus_one')], tag + '/last_index')],
+                tag + '/last_row')
+    if past_length is not None:
+        position = b.op(Add, [position, past_length], tag + '/position')
+    allowed = b.op(LogicalOr, [b.op(LessEqual, [keys, position], tag + '/causal'), last], tag + '/allowed')
+    # onnxruntime's lowest float32; float16 scores hold it as -inf (key 0 is never masked: no row
+    # is all -inf)
+    dtype = np.dtype(b.node.in_port(0).data.get_data_type() or np.float32)
+    lowest = b.const(np.array(np.finfo(np.float32).min if dtype.itemsize >= 4 else -np.inf, dtype), tag + '/lowest')
+    return b.op(Select, [allowed, like(b, 0.0, scores, tag + '/keep'), lowest], tag)
+
+
+def attend(b: Builder, node: Node, q, k, v, head_size: int, past_length, mask, mask_rank: int, attention_bias):
+    """Q [B, N, S, H], K, V [B, N, T, H]: Softmax(Q K^T * scale + attention_bias + mask terms) V as [B, S, N * Hv],
+    and the scores before the Softmax (onnxruntime's qk output)."""
+    scale = node.scale or 1.0 / np.sqrt(head_size)
+    scores = b.op(Mul, [b.op(MatMul, [q, k], 'qk', transpose_b=True), like(b, scale, q, 'scale')], 'scaled')
+    if attention_bias is not None:
+        scores = b.op(Add, [scores, attention_bias], 'with_attention_bias')
+    if mask is not None or node.unidirectional:
+        total = _dim(b, k, 2, 'total_length')
+        keys = b.op(Range, [_i64(b, 0, 'key_start'), total, _i64(b, 1, 'key_step')], 'keys', output_type=np.dtype(I64))
+        if mask is not None:
+            scores = b.op(Add, [scores, _mask_term(b, mask, mask_rank, keys, scores, node.mask_filter_value, 'mask')],
+                          'with_mask')
+        if node.unidirectional:
+            length = _dim(b, q, 2, 'query_length')
+            queries = b.op(Range, [_i64(b, 0, 'query_start'), length, _i64(b, 1, 'query_step')], 'queries',
+                           output_type=np.dtype(I64))
+            scores = b.op(Add, [scores, _causal_term(b, queries, length, keys, past_length, scores, 'causal')],
+                          'with_causal')
+    probs = b.op(Softmax, [scores], 'probs', axis=-1)
+    y = b.op(Transpose, [b.op(MatMul, [probs, v], 'attention'), _i64(b, [0, 2, 1, 3], 'merge_order')], 'merge_t')
+    return b.op(Reshape, [y, _i64(b, [0, 0, -1], 'merge_shape')], 'merge_heads', special_zero=True), scores
+
+
+class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
+    """MultiHeadAttention = Softmax(Q K^T * scale + attention_bias + key padding / causal terms) V for each of
+    num_heads heads: Q, K, V from the 3-D query, key and value (+ their parts of bias), or a packed [B, S, N, 3, H]
+    query, a packed [B, L, N, 2, H] key, or key and value already [B, N, L, H]; K and V after past_key/past_value
+    (present_key/present_value); qk the scores before the Softmax."""
+    id = 'ONNXMSMultiHeadAttentionLowering'
+    op = 'ONNXMSMultiHeadAttention'
+
+    def rewrite(self, node: Node, b: Builder):
+        op, heads = 'MultiHeadAttention', node.num_heads
+        for port, what in ((8, 'past_sequence_length'), (9, 'cache_indirection')):
+            if node.is_in_port_connected(port):
+                raise Error('{} "{}": {} (buffer sharing, beam search) is not supported', op, b.name, what)
+        q_shape = _shape(node, 0, op, 'query', (3, 5))
+        q, k, v = node.in_port(0).get_source(), None, None
+        kv_heads = False  # key and value already [B, N, L, H]
+        if len(q_shape) == 5:
+            if node.is_in_port_connected(1) or node.is_in_port_connected(2):
+                raise Error('{} "{}": a packed query [B, S, N, 3, H] comes without key and value', op, b.name)
+            q, k, v = _unpack(b, q, 3, 'qkv')
+            head = q_shape[4]
+        else:
+            if not node.is_in_port_connected(1):
+                raise Error('{} "{}": the query is not packed [B, S, N, 3, H]: key is needed', op, b.name)
+            k_shape = _shape(node, 1, op, 'key', (3, 4, 5))
+            if len(k_shape) == 5:
+                if node.is_in_port_connected(2):
+                    raise Error('{} "{}": a packed key [B, L, N, 2, H] comes without value', op, b.name)
+                k, v = _unpack(b, node.in_port(1).get_source(), 2, 'kv')
+            else:
+                if not node.is_in_port_connected(2):
+                    raise Error('{} "{}": key of rank {} needs value', op, b.name, len(k_shape))
+                _shape(node, 2, op, 'value', (len(k_shape),))
+                k, v = node.in_port(1).get_source(), node.in_port(2).get_source()
+                kv_heads = len(k_shape) == 4
+            head = q_shape[2] // heads if q_shape[2] > 0 else -1
+        if head <= 0:
+            raise Error('{} "{}": the head size is unknown (query of shape {})', op, b.name, q_shape)
+        if node.is_in_port_connected(3):
+            # bias: Q's, K's then V's, each hidden = N * H wide (V's the rest); K and V as [B, N, L, H] take none
+            hidden = heads * head
+            parts = b.op(VariadicSplit, [node.in_port(3), _i64(b, 0, 'bias_axis'), _i64(b, [hidden, hidden, -1],
+                                                                                           'bias_sizes')],
+                         'bias_parts', out_ports_count=3)
+            q = b.op(Add, [q, parts.out_port(0)], 'q_bias')
+            if not kv_heads:
+                k = b.op(Add, [k, parts.out_port(1)], 'k_bias')
+                v = b.op(Add, [v, parts.out_port(2)], 'v_bias')
+        q = _to_heads(b, q, heads, 'q_heads')
+        if not kv_heads:
+            k, v = _to_heads(b, k, heads, 'k_heads'), _to_heads(b, v, heads, 'v_heads')
+        past_length = None
+        if node.is_in_port_connected(6) != node.is_in_port_connected(7):
+            raise Error('{} "{}": past_key and past_value go together', op, b.name)
+        if node.is_in_port_connected(6):
+            past_length = _dim(b, node.in_port(6), 2, 'past_length')
+            k = b.op(Concat, [node.in_port(6), k], 'present_key', axis=2)
+            v = b.op(Concat, [node.in_port(7), v], 'present_value', axis=2)
+        mask, mask_rank = None, 0
+        if node.is_in_port_connected(4):
+            mask_rank = len(_shape(node, 4, op, 'key_padding_mask', (1, 2, 3)))
+            mask = node.in_port(4).get_source()
+        bias = node.in_port(5).get_source() if node.is_in_port_connected(5) else None
+        y, scores = attend(b, node, q, k, v, head, past_length, mask, mask_rank, bias)
+        return [y, k if node.is_out_port_connected(1) else None, v if node.is_out_port_connected(2) else None,
+                scores if node.is_out_port_connected(3) else None]

@@ -6,6 +6,7 @@ are known: each op takes several layouts told apart by rank alone (3-D or 4-D Ro
 RotaryEmbedding and Attention share their names with ONNX's own (opset 23), whose extractors in ``attention_ext``
 hand a com.microsoft node over to the functions here.
 """
+from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.ops.op import Op
 from mo.utils.error import Error
@@ -66,3 +67,83 @@ def extract_rotary_embedding(node):
     ONNXMSRotaryEmbedding.update_node_stat(node, {'interleaved': _flag(node, 'RotaryEmbedding', 'interleaved'),
                                                   'rotary_dim': dim, 'num_heads': heads})
     return True
+
+
+class ONNXMSMultiHeadAttention(Op):
+    """com.microsoft MultiHeadAttention(query, key, value, bias, key_padding_mask, attention_bias, past_key,
+    past_value) -> output [B, S, Dv], present_key, present_value [B, N, T, H], qk [B, N, S, T]."""
+    op = 'ONNXMSMultiHeadAttention'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, {
+            'op': self.op, 'infer': ONNXMSMultiHeadAttention.infer, 'type_infer': _same_type_infer,
+            'in_ports_count': 10, 'out_ports_count': 4,
+        }, attrs)
+
+    @staticmethod
+    def infer(node):
+        shapes = {port: node.in_port(port).data.get_shape() for port in (0, 1, 2, 6)
+                  if node.is_in_port_connected(port)}
+        query = shapes[0]
+        key, value = shapes.get(1), shapes.get(2)
+        if query is None or (key is None and len(query) != 5):
+            return
+        heads = node.num_heads
+        batch, length = int(query[0]), int(query[1])
+        if len(query) == 5:  # packed QKV [B, S, N, 3, H]
+            kv_length, head, v_head = length, int(query[4]), int(query[4])
+        elif len(key) == 5:  # packed KV [B, L, N, 2, H]
+            kv_length, head, v_head = int(key[1]), int(key[4]), int(key[4])
+        elif len(key) == 4:  # key and value as [B, N, L, H]
+            kv_length, head, v_head = int(key[2]), int(key[3]), None if value is None else int(value[3])
+        else:
+            kv_length, head = int(key[1]), _part(int(query[2]), heads)
+            v_head = None if value is None else _part(int(value[2]), heads)
+        if v_head is None:
+            return
+        past = shapes.get(6)
+        total = _sum(kv_length, -1 if past is None and 6 in shapes else int(past[2]) if past is not None else 0)
+        outputs = {0: [batch, length, _product(v_head, heads)], 1: [batch, heads, total, head],
+                   2: [batch, heads, total, v_head], 3: [batch, heads, length, total]}
+        for port, shape in outputs.items():
+            if port in node.out_ports() and not node.out_port(port).disconnected():
+                node.out_port(port).data.set_shape(shape)
+
+
+def _part(size: int, parts: int) -> int:
+    return size // parts if size >= 0 else -1
+
+
+def _sum(a: int, b: int) -> int:
+    return a + b if a >= 0 and b >= 0 else -1
+
+
+def _product(a: int, b: int) -> int:
+    return a * b if a >= 0 and b >= 0 else -1
+
+
+def _heads(node, op: str) -> int:
+    heads = onnx_attr(node, 'num_heads', 'i', None)
+    if heads is None or heads < 1:
+        raise Error('{} "{}": num_heads must be a positive integer, got {}', op, _name(node), heads)
+    return int(heads)
+
+
+def _attention_attrs(node, op: str) -> dict:
+    """The attributes MultiHeadAttention and Attention share (scale 0: 1 / sqrt(head size), as onnxruntime reads it)."""
+    return {'num_heads': _heads(node, op), 'scale': float(onnx_attr(node, 'scale', 'f', 0.0)),
+            'mask_filter_value': float(onnx_attr(node, 'mask_filter_value', 'f', -10000.0)),
+            'unidirectional': _flag(node, op, 'unidirectional')}
+
+
+class MultiHeadAttentionExtractor(FrontExtractorOp):
+    """com.microsoft MultiHeadAttention -> ONNXMSMultiHeadAttention (num_heads, scale, mask_filter_value,
+    unidirectional). past_sequence_length and cache_indirection (buffer sharing, beam search) are refused."""
+    op = 'MultiHeadAttention'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        attrs = _attention_attrs(node, cls.op)
+        ONNXMSMultiHeadAttention.update_node_stat(node, attrs)
+        return True
