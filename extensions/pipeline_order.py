@@ -340,6 +340,7 @@ MIDDLE = [
     # ONNX: onnxruntime's com.microsoft attention ops, whose layouts the ranks tell
     'extensions.middle.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',
     'extensions.middle.microsoft_attention_lowering.ONNXMSMultiHeadAttentionLowering',
+    'extensions.middle.microsoft_attention_lowering.ONNXMSAttentionLowering',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast
     # ONNX: sampling grids

@@ -9,7 +9,7 @@ from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Equal, Greater, Less, LessEqual, LogicalOr, Mul
+from mo.ops.elementwise import Add, Equal, Greater, GreaterEqual, Less, LessEqual, LogicalAnd, LogicalOr, Mul
 from mo.ops.gather import Gather
 from mo.ops.matmul import MatMul
 from mo.ops.nn_ops import Softmax
@@ -100,16 +100,29 @@ def _unpack(b: Builder, packed, parts: int, tag: str):
                  '{}/{}'.format(tag, i), special_zero=True) for i in range(parts)]
 
 
-def _mask_term(b: Builder, mask, rank: int, keys, scores, filter_value: float, tag: str):
-    """key_padding_mask / mask_index as an additive term [B, 1, S or 1, T]: mask_filter_value where a key is masked
-    (a 0 in a [B, T] or [B, S, T] mask; at or past the length of a [B] mask of lengths), 0 elsewhere."""
-    if rank == 1:
-        lengths = b.op(Convert, [mask], tag + '/lengths', dst_type=np.dtype(I64))
-        allowed = b.op(Less, [keys, b.op(Unsqueeze, [lengths, _i64(b, [1], tag + '/length_axis')], tag + '/column')],
-                       tag + '/allowed')
+#: the forms of a key padding mask (MultiHeadAttention's key_padding_mask, Attention's mask_index)
+LENGTHS, ENDS_STARTS, KEYS, QUERIES_KEYS = 'lengths [B]', 'end and start positions [2B]', '[B, T]', '[B, S, T]'
+
+
+def _mask_term(b: Builder, mask, form: str, keys, scores, filter_value: float, tag: str):
+    """A key padding mask as an additive term [B, 1, S or 1, T]: mask_filter_value where a key is masked (a 0 of a
+    [B, T] or [B, S, T] mask; at or past the length of [B] lengths; outside [start, end) of [2B] end and start
+    positions), 0 elsewhere."""
+    if form in (LENGTHS, ENDS_STARTS):
+        positions = b.op(Convert, [mask], tag + '/positions', dst_type=np.dtype(I64))
+        if form == ENDS_STARTS:
+            halves = b.op(Split, [positions, _i64(b, 0, tag + '/half_axis')], tag + '/halves', num_splits=2)
+            ends, starts = halves.out_port(0), halves.out_port(1)
+        else:
+            ends, starts = positions, None
+        column = _i64(b, [1], tag + '/column')
+        allowed = b.op(Less, [keys, b.op(Unsqueeze, [ends, column], tag + '/ends')], tag + '/before_end')
+        if starts is not None:
+            started = b.op(GreaterEqual, [keys, b.op(Unsqueeze, [starts, column], tag + '/starts')], tag + '/started')
+            allowed = b.op(LogicalAnd, [allowed, started], tag + '/allowed')
     else:
         allowed = b.op(Greater, [mask, b.const(np.array(0, np.int32), tag + '/zero', np.int32)], tag + '/allowed')
-    axes = [1, 2] if rank < 3 else [1]
+    axes = [1] if form == QUERIES_KEYS else [1, 2]
     allowed = b.op(Unsqueeze, [allowed, _i64(b, axes, tag + '/axes')], tag + '/allowed_4d')
     return b.op(Select, [allowed, like(b, 0.0, scores, tag + '/keep'), like(b, filter_value, scores, tag + '/filter')],
                 tag)
@@ -132,7 +145,7 @@ def _causal_term(b: Builder, queries, length, keys, past_length, scores, tag: st
     return b.op(Select, [allowed, like(b, 0.0, scores, tag + '/keep'), lowest], tag)
 
 
-def attend(b: Builder, node: Node, q, k, v, head_size: int, past_length, mask, mask_rank: int, attention_bias):
+def attend(b: Builder, node: Node, q, k, v, head_size: int, past_length, mask, mask_form: str, attention_bias):
     """Q [B, N, S, H], K, V [B, N, T, H]: Softmax(Q K^T * scale + attention_bias + mask terms) V as [B, S, N * Hv],
     and the scores before the Softmax (onnxruntime's qk output)."""
     scale = node.scale or 1.0 / np.sqrt(head_size)
@@ -143,7 +156,7 @@ def attend(b: Builder, node: Node, q, k, v, head_size: int, past_length, mask, m
         total = _dim(b, k, 2, 'total_length')
         keys = b.op(Range, [_i64(b, 0, 'key_start'), total, _i64(b, 1, 'key_step')], 'keys', output_type=np.dtype(I64))
         if mask is not None:
-            scores = b.op(Add, [scores, _mask_term(b, mask, mask_rank, keys, scores, node.mask_filter_value, 'mask')],
+            scores = b.op(Add, [scores, _mask_term(b, mask, mask_form, keys, scores, node.mask_filter_value, 'mask')],
                           'with_mask')
         if node.unidirectional:
             length = _dim(b, q, 2, 'query_length')
@@ -214,11 +227,78 @@ class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
             past_length = _dim(b, node.in_port(6), 2, 'past_length')
             k = b.op(Concat, [node.in_port(6), k], 'present_key', axis=2)
             v = b.op(Concat, [node.in_port(7), v], 'present_value', axis=2)
-        mask, mask_rank = None, 0
+        mask, form = None, None
         if node.is_in_port_connected(4):
-            mask_rank = len(_shape(node, 4, op, 'key_padding_mask', (1, 2, 3)))
+            mask_shape = _shape(node, 4, op, 'key_padding_mask', (1, 2, 3))
+            if len(mask_shape) == 1 and q_shape[0] > 0 and mask_shape[0] != q_shape[0]:
+                raise Error('{} "{}": a 1-D key_padding_mask holds the lengths of the batch of {}, not {} numbers', op,
+                            b.name, q_shape[0], mask_shape[0])
+            form = (LENGTHS, KEYS, QUERIES_KEYS)[len(mask_shape) - 1]
             mask = node.in_port(4).get_source()
         bias = node.in_port(5).get_source() if node.is_in_port_connected(5) else None
-        y, scores = attend(b, node, q, k, v, head, past_length, mask, mask_rank, bias)
+        y, scores = attend(b, node, q, k, v, head, past_length, mask, form, bias)
         return [y, k if node.is_out_port_connected(1) else None, v if node.is_out_port_connected(2) else None,
                 scores if node.is_out_port_connected(3) else None]
+
+
+class ONNXMSAttentionLowering(MiddleOpRule):
+    """Attention(input, weights, bias, mask_index, past, attention_bias) = MultiHeadAttention of Q, K, V = input @
+    weights (+ bias) split by qkv_hidden_sizes (thirds by default), K and V after past[0] and past[1]; present = K, V
+    stacked; mask_index as lengths [B], end and start positions [2B], a [B, T] or a [B, S, T] mask."""
+    id = 'ONNXMSAttentionLowering'
+    op = 'ONNXMSAttention'
+
+    def rewrite(self, node: Node, b: Builder):
+        op, heads = 'Attention', node.num_heads
+        if node.is_in_port_connected(6):
+            raise Error('{} "{}": past_sequence_length (buffer sharing) is not supported', op, b.name)
+        x_shape = _shape(node, 0, op, 'input', (3,))
+        width = _shape(node, 1, op, 'weights', (2,))[1]
+        sizes = node.qkv_hidden_sizes or ([width // 3] * 3 if width > 0 and width % 3 == 0 else None)
+        if sizes is None or (width > 0 and sum(sizes) != width):
+            raise Error('{} "{}": weights of width {} do not split into Q, K, V of widths {}', op, b.name, width,
+                        sizes or 'thirds')
+        qkv = b.op(MatMul, [node.in_port(0), node.in_port(1)], 'qkv')
+        if node.is_in_port_connected(2):
+            qkv = b.op(Add, [qkv, node.in_port(2)], 'qkv_bias')
+        parts = b.op(VariadicSplit, [qkv, _i64(b, 2, 'qkv_axis'), _i64(b, sizes, 'qkv_sizes')], 'qkv_parts',
+                     out_ports_count=3)
+        q, k, v = (_to_heads(b, parts.out_port(i), heads, tag) for i, tag in enumerate(('q_heads', 'k_heads',
+                                                                                        'v_heads')))
+        past_length = None
+        if node.is_in_port_connected(4):
+            past = node.in_port(4).get_source()
+            past_length = _dim(b, past, 3, 'past_length')
+            axis = _i64(b, 0, 'past_axis')
+            k = b.op(Concat, [b.op(Gather, [past, _i64(b, 0, 'past_key_index'), axis], 'past_key'), k], 'key', axis=2)
+            v = b.op(Concat, [b.op(Gather, [past, _i64(b, 1, 'past_value_index'), axis], 'past_value'), v], 'value',
+                     axis=2)
+        present = None
+        if node.is_out_port_connected(1):
+            if sizes[1] != sizes[2]:
+                raise Error('{} "{}": present stacks K and V: their widths {} and {} must be equal', op, b.name,
+                            sizes[1], sizes[2])
+            first = _i64(b, [0], 'present_axis')
+            present = b.op(Concat, [b.op(Unsqueeze, [k, first], 'present_key'),
+                                    b.op(Unsqueeze, [v, first], 'present_value')], 'present', axis=0)
+        mask, form = None, None
+        if node.is_in_port_connected(3):
+            mask = node.in_port(3).get_source()
+            form = self._mask_form(node, b, x_shape[0])
+        bias = node.in_port(5).get_source() if node.is_in_port_connected(5) else None
+        y, _ = attend(b, node, q, k, v, sizes[0] // heads, past_length, mask, form, bias)
+        return [y, present]
+
+    @staticmethod
+    def _mask_form(node: Node, b: Builder, batch: int) -> str:
+        shape = _shape(node, 3, 'Attention', 'mask_index', (1, 2, 3, 4))
+        if len(shape) == 4:
+            raise Error('Attention "{}": a 4-D mask_index (Megatron) is not supported', b.name)
+        if len(shape) > 1:
+            return KEYS if len(shape) == 2 else QUERIES_KEYS
+        if batch > 0 and shape[0] == batch:
+            return LENGTHS
+        if batch > 0 and shape[0] == 2 * batch:
+            return ENDS_STARTS
+        raise Error('Attention "{}": a 1-D mask_index of {} elements for a batch of {} is neither lengths [B] nor end '
+                    'and start positions [2B]', b.name, shape[0], batch if batch > 0 else 'unknown size')

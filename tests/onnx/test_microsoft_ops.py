@@ -573,3 +573,82 @@ def test_multi_head_attention_bad_inputs(tmp_path, attrs, inputs, message):
     node = helper.make_node('MultiHeadAttention', names, ['y'], domain=MS, **attrs)
     model = _model(node, [(n, TensorProto.FLOAT, shapes[n]) for n in names if n], [('y', TensorProto.FLOAT, None)])
     _convert_error(model, tmp_path, message)
+
+
+ATTENTION_CASES = {
+    # name: (past length, inputs, attributes, outputs)
+    'plain': (0, ('no_bias',), {}, ('output',)),
+    'bias': (0, (), {'scale': 0.25}, ('output',)),
+    'qkv_hidden_sizes': (0, ('v_wide',), {'qkv_hidden_sizes': [8, 8, 12]}, ('output',)),
+    'lengths': (0, ('lengths',), {}, ('output',)),
+    'ends_starts': (0, ('ends_starts',), {}, ('output',)),
+    'mask_2d': (0, ('mask_2d',), {'mask_filter_value': -30.0}, ('output',)),
+    'mask_3d': (0, ('mask_3d',), {}, ('output',)),
+    'attention_bias': (0, ('attention_bias',), {}, ('output',)),
+    'unidirectional': (0, ('mask_2d',), {'unidirectional': 1}, ('output',)),
+    'present': (0, (), {}, ('output', 'present')),
+    'past': (2, ('mask_2d',), {}, ('output', 'present')),
+    'past_lengths': (2, ('lengths',), {}, ('output', 'present')),
+    'past_unidirectional': (2, (), {'unidirectional': 1}, ('output', 'present')),
+    'past_decode': (4, ('ends_starts',), {'unidirectional': 1}, ('output', 'present')),
+}
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('case', sorted(ATTENTION_CASES))
+def test_attention(tmp_path, kind, case):
+    # BERT's and GPT-2's packed-QKV Attention: onnxruntime's CPU kernel wants present read whenever past is given
+    dtype, onnx_type = TYPES[kind]
+    past, extras, attrs, outputs = ATTENTION_CASES[case]
+    batch, heads, head, in_hidden = 2, 2, 4, 6
+    length = 1 if case == 'past_decode' else 3
+    total = past + length
+    widths = attrs.get('qkv_hidden_sizes', [heads * head] * 3)
+    rng = np.random.default_rng(5)
+    t = {'input': _random([batch, length, in_hidden], dtype, 1, -1, 1),
+         'weights': _random([in_hidden, sum(widths)], dtype, 2, -1, 1)}
+    if 'no_bias' not in extras:
+        t['bias'] = _random([sum(widths)], dtype, 3, -1, 1)
+    if 'lengths' in extras:
+        t['mask_index'] = np.array([total - 1, total], np.int32)
+    if 'ends_starts' in extras:
+        t['mask_index'] = np.array([total, total - 1, 1, 0], np.int32)
+    if 'mask_2d' in extras:
+        mask = (rng.uniform(size=[batch, total]) < 0.7).astype(np.int32)
+        mask[:, 0] = 1
+        t['mask_index'] = mask
+    if 'mask_3d' in extras:
+        mask = (rng.uniform(size=[batch, length, total]) < 0.7).astype(np.int32)
+        mask[:, :, 0] = 1
+        t['mask_index'] = mask
+    if past:
+        t['past'] = _random([2, batch, heads, past, head], dtype, 4, -1, 1)
+    if 'attention_bias' in extras:
+        t['attention_bias'] = _random([1, heads, length, total], dtype, 5, -2, 2)
+    names = [n if n in t else '' for n in ('input', 'weights', 'bias', 'mask_index', 'past', 'attention_bias')]
+    while names[-1] == '':
+        names.pop()
+    inputs = [(n, TensorProto.INT32 if t[n].dtype == np.int32 else onnx_type, list(t[n].shape)) for n in names if n]
+    node = helper.make_node('Attention', names, list(outputs), domain=MS, num_heads=heads, **attrs)
+    model = _model(node, inputs, [(o, onnx_type, None) for o in outputs])
+    check_model(model, t, tmp_path, **MHA_TOLERANCE[kind])
+
+
+@pytest.mark.parametrize('attrs,mask_shape,message', [
+    ({'do_rotary': 1}, None, 'do_rotary'),
+    ({'past_present_share_buffer': 1}, None, 'past_present_share_buffer'),
+    ({'qkv_hidden_sizes': [8, 4, 8]}, None, 'qkv_hidden_sizes'),
+    ({'qkv_hidden_sizes': [8, 8, 7]}, None, 'qkv_hidden_sizes'),
+    ({}, [2, 1, 3, 3], '4-D mask_index'),
+    ({}, [3], 'neither lengths'),
+    ({}, None, 'num_heads must be')])
+def test_attention_bad_attributes(tmp_path, attrs, mask_shape, message):
+    if message != 'num_heads must be':
+        attrs = dict(attrs, num_heads=2)
+    inputs = [('input', TensorProto.FLOAT, [2, 3, 6]), ('weights', TensorProto.FLOAT, [6, 24])]
+    names = ['input', 'weights']
+    if mask_shape:
+        names += ['', 'mask']
+        inputs.append(('mask', TensorProto.INT32, mask_shape))
+    node = helper.make_node('Attention', names, ['y'], domain=MS, **attrs)
+    _convert_error(_model(node, inputs, [('y', TensorProto.FLOAT, None)]), tmp_path, message)

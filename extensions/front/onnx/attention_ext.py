@@ -21,6 +21,8 @@ class AttentionExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
+        if node.soft_get('domain') == microsoft.DOMAIN:
+            return microsoft.extract_attention(node)
         name = node.soft_get('name', node.id)
         mode = int(onnx_attr(node, 'qk_matmul_output_mode', 'i', 0))
         if mode not in (0, 1, 2, 3):

@@ -147,3 +147,47 @@ class MultiHeadAttentionExtractor(FrontExtractorOp):
         attrs = _attention_attrs(node, cls.op)
         ONNXMSMultiHeadAttention.update_node_stat(node, attrs)
         return True
+
+
+class ONNXMSAttention(Op):
+    """com.microsoft Attention(input, weights, bias, mask_index, past, attention_bias, past_sequence_length) ->
+    output [B, S, Dv], present [2, B, N, T, H]."""
+    op = 'ONNXMSAttention'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, {
+            'op': self.op, 'infer': ONNXMSAttention.infer, 'type_infer': _same_type_infer,
+            'in_ports_count': 7, 'out_ports_count': 2, 'qkv_hidden_sizes': None,
+        }, attrs)
+
+    @staticmethod
+    def infer(node):
+        x, weights = node.in_port(0).data.get_shape(), node.in_port(1).data.get_shape()
+        if x is None or weights is None:
+            return
+        sizes = node.qkv_hidden_sizes or [_part(int(weights[-1]), 3)] * 3
+        heads = node.num_heads
+        past = node.in_port(4).data.get_shape() if node.is_in_port_connected(4) else [0] * 4
+        total = _sum(int(x[1]), -1 if past is None else int(past[3]))
+        node.out_port(0).data.set_shape([int(x[0]), int(x[1]), sizes[2]])
+        if 1 in node.out_ports() and not node.out_port(1).disconnected():
+            node.out_port(1).data.set_shape([2, int(x[0]), heads, total, _part(sizes[1], heads)])
+
+
+def extract_attention(node):
+    """com.microsoft Attention -> ONNXMSAttention: num_heads, qkv_hidden_sizes (Q, K, V widths; thirds of the
+    weights' by default), scale, mask_filter_value, unidirectional. do_rotary (which onnxruntime's CPU kernel refuses
+    too) and past_present_share_buffer are refused."""
+    name, op = _name(node), 'Attention'
+    attrs = _attention_attrs(node, op)
+    for flag in ('do_rotary', 'past_present_share_buffer'):
+        if onnx_attr(node, flag, 'i', 0):
+            raise Error('{} "{}": {} = 1 is not supported', op, name, flag)
+    sizes = onnx_attr(node, 'qkv_hidden_sizes', 'ints', None)
+    if sizes is not None:
+        sizes = [int(s) for s in sizes]
+        if len(sizes) != 3 or any(s <= 0 or s % attrs['num_heads'] for s in sizes) or sizes[0] != sizes[1]:
+            raise Error('{} "{}": qkv_hidden_sizes {} must be three positive multiples of num_heads {}, the first two '
+                        'equal', op, name, sizes, attrs['num_heads'])
+    ONNXMSAttention.update_node_stat(node, dict(attrs, qkv_hidden_sizes=sizes))
+    return True
