@@ -65,7 +65,10 @@ class ONNXMSRotaryEmbeddingLowering(MiddleOpRule):
                         half)
         x = node.in_port(0).get_source()
         if len(shape) == 3:
-            heads = b.op(Reshape, [x, _i64(b, [0, 0, -1, head], 'split_shape')], 'split_heads', special_zero=True)
+            # the hidden size kept static where it is, so that the shapes after the op stay known
+            hidden = shape[2] if shape[2] > 0 else -1
+            split = [0, 0, hidden // head if hidden > 0 else -1, head]
+            heads = b.op(Reshape, [x, _i64(b, split, 'split_shape')], 'split_heads', special_zero=True)
         else:
             heads = b.op(Transpose, [x, _i64(b, [0, 2, 1, 3], 'to_bshd')], 'bshd')
         if len(positions) == 2:
@@ -82,14 +85,14 @@ class ONNXMSRotaryEmbeddingLowering(MiddleOpRule):
         rotary = node.rotary_dim if 0 < node.rotary_dim < head else 0
         result = rotate_heads(b, heads, cos, sin, rotary, node.interleaved)
         if len(shape) == 3:
-            return b.op(Reshape, [result, b.op(ShapeOf, [x], 'input_shape', output_type=np.dtype(I64))],
-                        'merge_heads', special_zero=False)
+            return b.op(Reshape, [result, _i64(b, [0, 0, hidden], 'merge_shape')], 'merge_heads', special_zero=True)
         return b.op(Transpose, [result, _i64(b, [0, 2, 1, 3], 'to_bhsd')], 'bhsd')
 
 
-def _to_heads(b: Builder, x, heads: int, tag: str):
-    """[B, S, N * H] -> [B, N, S, H]."""
-    split = b.op(Reshape, [x, _i64(b, [0, 0, heads, -1], tag + '/split_shape')], tag + '/split', special_zero=True)
+def _to_heads(b: Builder, x, heads: int, head: int, tag: str):
+    """[B, S, N * H] -> [B, N, S, H] (H static where it is known, so that the shapes after stay known)."""
+    split = b.op(Reshape, [x, _i64(b, [0, 0, heads, head if head > 0 else -1], tag + '/split_shape')], tag + '/split',
+                 special_zero=True)
     return b.op(Transpose, [split, _i64(b, [0, 2, 1, 3], tag + '/order')], tag)
 
 
@@ -102,17 +105,29 @@ def _unpack(b: Builder, packed, parts: int, tag: str):
 
 #: the forms of a key padding mask (MultiHeadAttention's key_padding_mask, Attention's mask_index)
 LENGTHS, ENDS_STARTS, KEYS, QUERIES_KEYS = 'lengths [B]', 'end and start positions [2B]', '[B, T]', '[B, S, T]'
+#: a 1-D mask whose size or batch is known at run time only: lengths [B] or end and start positions [2B]
+LENGTHS_OR_ENDS_STARTS = '[B] or [2B]'
 
 
 def _mask_term(b: Builder, mask, form: str, keys, scores, filter_value: float, tag: str):
     """A key padding mask as an additive term [B, 1, S or 1, T]: mask_filter_value where a key is masked (a 0 of a
     [B, T] or [B, S, T] mask; at or past the length of [B] lengths; outside [start, end) of [2B] end and start
     positions), 0 elsewhere."""
-    if form in (LENGTHS, ENDS_STARTS):
+    if form in (LENGTHS, ENDS_STARTS, LENGTHS_OR_ENDS_STARTS):
         positions = b.op(Convert, [mask], tag + '/positions', dst_type=np.dtype(I64))
         if form == ENDS_STARTS:
             halves = b.op(Split, [positions, _i64(b, 0, tag + '/half_axis')], tag + '/halves', num_splits=2)
             ends, starts = halves.out_port(0), halves.out_port(1)
+        elif form == LENGTHS_OR_ENDS_STARTS:
+            # followed by as many zeros, the mask reads [ends, starts] either way: lengths have start 0
+            zeros = b.op(Mul, [positions, _i64(b, 0, tag + '/zero_factor')], tag + '/zeros')
+            padded = b.op(Concat, [positions, zeros], tag + '/padded', axis=0)
+            batch = _dim(b, scores, 0, tag + '/batch')
+            first = b.op(Range, [_i64(b, 0, tag + '/start'), batch, _i64(b, 1, tag + '/step')], tag + '/first',
+                         output_type=np.dtype(I64))
+            axis = _i64(b, 0, tag + '/axis')
+            ends = b.op(Gather, [padded, first, axis], tag + '/ends_part')
+            starts = b.op(Gather, [padded, b.op(Add, [first, batch], tag + '/second'), axis], tag + '/starts_part')
         else:
             ends, starts = positions, None
         column = _i64(b, [1], tag + '/column')
@@ -145,9 +160,10 @@ def _causal_term(b: Builder, queries, length, keys, past_length, scores, tag: st
     return b.op(Select, [allowed, like(b, 0.0, scores, tag + '/keep'), lowest], tag)
 
 
-def attend(b: Builder, node: Node, q, k, v, head_size: int, past_length, mask, mask_form: str, attention_bias):
-    """Q [B, N, S, H], K, V [B, N, T, H]: Softmax(Q K^T * scale + attention_bias + mask terms) V as [B, S, N * Hv],
-    and the scores before the Softmax (onnxruntime's qk output)."""
+def attend(b: Builder, node: Node, q, k, v, head_size: int, v_hidden: int, past_length, mask, mask_form: str,
+           attention_bias):
+    """Q [B, N, S, H], K, V [B, N, T, H]: Softmax(Q K^T * scale + attention_bias + mask terms) V as [B, S, N * Hv]
+    (v_hidden = N * Hv, -1 if unknown), and the scores before the Softmax (onnxruntime's qk output)."""
     scale = node.scale or 1.0 / np.sqrt(head_size)
     scores = b.op(Mul, [b.op(MatMul, [q, k], 'qk', transpose_b=True), like(b, scale, q, 'scale')], 'scaled')
     if attention_bias is not None:
@@ -166,7 +182,7 @@ def attend(b: Builder, node: Node, q, k, v, head_size: int, past_length, mask, m
                           'with_causal')
     probs = b.op(Softmax, [scores], 'probs', axis=-1)
     y = b.op(Transpose, [b.op(MatMul, [probs, v], 'attention'), _i64(b, [0, 2, 1, 3], 'merge_order')], 'merge_t')
-    return b.op(Reshape, [y, _i64(b, [0, 0, -1], 'merge_shape')], 'merge_heads', special_zero=True), scores
+    return b.op(Reshape, [y, _i64(b, [0, 0, v_hidden], 'merge_shape')], 'merge_heads', special_zero=True), scores
 
 
 class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
@@ -189,7 +205,7 @@ class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
             if node.is_in_port_connected(1) or node.is_in_port_connected(2):
                 raise Error('{} "{}": a packed query [B, S, N, 3, H] comes without key and value', op, b.name)
             q, k, v = _unpack(b, q, 3, 'qkv')
-            head = q_shape[4]
+            head = v_head = q_shape[4]
         else:
             if not node.is_in_port_connected(1):
                 raise Error('{} "{}": the query is not packed [B, S, N, 3, H]: key is needed', op, b.name)
@@ -198,12 +214,14 @@ class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
                 if node.is_in_port_connected(2):
                     raise Error('{} "{}": a packed key [B, L, N, 2, H] comes without value', op, b.name)
                 k, v = _unpack(b, node.in_port(1).get_source(), 2, 'kv')
+                v_head = k_shape[4]
             else:
                 if not node.is_in_port_connected(2):
                     raise Error('{} "{}": key of rank {} needs value', op, b.name, len(k_shape))
-                _shape(node, 2, op, 'value', (len(k_shape),))
+                v_shape = _shape(node, 2, op, 'value', (len(k_shape),))
                 k, v = node.in_port(1).get_source(), node.in_port(2).get_source()
                 kv_heads = len(k_shape) == 4
+                v_head = v_shape[3] if kv_heads else v_shape[2] // heads if v_shape[2] > 0 else -1
             head = q_shape[2] // heads if q_shape[2] > 0 else -1
         if head <= 0:
             raise Error('{} "{}": the head size is unknown (query of shape {})', op, b.name, q_shape)
@@ -217,9 +235,9 @@ class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
             if not kv_heads:
                 k = b.op(Add, [k, parts.out_port(1)], 'k_bias')
                 v = b.op(Add, [v, parts.out_port(2)], 'v_bias')
-        q = _to_heads(b, q, heads, 'q_heads')
+        q = _to_heads(b, q, heads, head, 'q_heads')
         if not kv_heads:
-            k, v = _to_heads(b, k, heads, 'k_heads'), _to_heads(b, v, heads, 'v_heads')
+            k, v = _to_heads(b, k, heads, head, 'k_heads'), _to_heads(b, v, heads, v_head, 'v_heads')
         past_length = None
         if node.is_in_port_connected(6) != node.is_in_port_connected(7):
             raise Error('{} "{}": past_key and past_value go together', op, b.name)
@@ -236,7 +254,7 @@ class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
             form = (LENGTHS, KEYS, QUERIES_KEYS)[len(mask_shape) - 1]
             mask = node.in_port(4).get_source()
         bias = node.in_port(5).get_source() if node.is_in_port_connected(5) else None
-        y, scores = attend(b, node, q, k, v, head, past_length, mask, form, bias)
+        y, scores = attend(b, node, q, k, v, head, heads * v_head if v_head > 0 else -1, past_length, mask, form, bias)
         return [y, k if node.is_out_port_connected(1) else None, v if node.is_out_port_connected(2) else None,
                 scores if node.is_out_port_connected(3) else None]
 
@@ -263,8 +281,8 @@ class ONNXMSAttentionLowering(MiddleOpRule):
             qkv = b.op(Add, [qkv, node.in_port(2)], 'qkv_bias')
         parts = b.op(VariadicSplit, [qkv, _i64(b, 2, 'qkv_axis'), _i64(b, sizes, 'qkv_sizes')], 'qkv_parts',
                      out_ports_count=3)
-        q, k, v = (_to_heads(b, parts.out_port(i), heads, tag) for i, tag in enumerate(('q_heads', 'k_heads',
-                                                                                        'v_heads')))
+        q, k, v = (_to_heads(b, parts.out_port(i), heads, sizes[i] // heads, tag)
+                   for i, tag in enumerate(('q_heads', 'k_heads', 'v_heads')))
         past_length = None
         if node.is_in_port_connected(4):
             past = node.in_port(4).get_source()
@@ -286,7 +304,7 @@ class ONNXMSAttentionLowering(MiddleOpRule):
             mask = node.in_port(3).get_source()
             form = self._mask_form(node, b, x_shape[0])
         bias = node.in_port(5).get_source() if node.is_in_port_connected(5) else None
-        y, _ = attend(b, node, q, k, v, sizes[0] // heads, past_length, mask, form, bias)
+        y, _ = attend(b, node, q, k, v, sizes[0] // heads, sizes[2], past_length, mask, form, bias)
         return [y, present]
 
     @staticmethod
@@ -300,5 +318,7 @@ class ONNXMSAttentionLowering(MiddleOpRule):
             return LENGTHS
         if batch > 0 and shape[0] == 2 * batch:
             return ENDS_STARTS
+        if batch <= 0 or shape[0] <= 0:
+            return LENGTHS_OR_ENDS_STARTS
         raise Error('Attention "{}": a 1-D mask_index of {} elements for a batch of {} is neither lengths [B] nor end '
-                    'and start positions [2B]', b.name, shape[0], batch if batch > 0 else 'unknown size')
+                    'and start positions [2B]', b.name, shape[0], batch)

@@ -652,3 +652,84 @@ def test_attention_bad_attributes(tmp_path, attrs, mask_shape, message):
         inputs.append(('mask', TensorProto.INT32, mask_shape))
     node = helper.make_node('Attention', names, ['y'], domain=MS, **attrs)
     _convert_error(_model(node, inputs, [('y', TensorProto.FLOAT, None)]), tmp_path, message)
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+def test_bert_layer_with_dynamic_shapes(tmp_path, kind):
+    # a BERT layer as onnxruntime's transformer optimizer writes it, batch and sequence dynamic: mask_index [B] comes
+    # from EmbedLayerNormalization, so the Attention tells lengths from end and start positions at run time
+    dtype, onnx_type = TYPES[kind]
+    batch, length, heads, head, vocab = 2, 5, 2, 4, 11
+    hidden = heads * head
+    init = {'word': _random([vocab, hidden], dtype, 1, -1, 1), 'position': _random([8, hidden], dtype, 2, -1, 1),
+            'segment': _random([2, hidden], dtype, 3, -1, 1), 'gamma': _random([hidden], dtype, 4, -1, 1),
+            'beta': _random([hidden], dtype, 5, -1, 1), 'qkv_weights': _random([hidden, 3 * hidden], dtype, 6, -1, 1),
+            'qkv_bias': _random([3 * hidden], dtype, 7, -1, 1), 'out_weights': _random([hidden, hidden], dtype, 8, -1, 1),
+            'out_bias': _random([hidden], dtype, 9, -1, 1)}
+    nodes = [
+        helper.make_node('EmbedLayerNormalization', ['ids', 'segments', 'word', 'position', 'segment', 'gamma', 'beta',
+                                                     'mask'], ['embedded', 'mask_index'], domain=MS, epsilon=1e-5),
+        helper.make_node('Attention', ['embedded', 'qkv_weights', 'qkv_bias', 'mask_index'], ['attended'], domain=MS,
+                         num_heads=heads),
+        helper.make_node('MatMul', ['attended', 'out_weights'], ['projected']),
+        helper.make_node('SkipLayerNormalization', ['projected', 'embedded', 'gamma', 'beta', 'out_bias'], ['normed'],
+                         domain=MS, epsilon=1e-5),
+        helper.make_node('FastGelu', ['normed'], ['y'], domain=MS)]
+    inputs = [(n, TensorProto.INT32, ['batch', 'sequence']) for n in ('ids', 'segments', 'mask')]
+    model = make_model(nodes, inputs, [('y', onnx_type, None)], init, opset=17, domains={MS: 1})
+    rng = np.random.default_rng(2)
+    mask = np.ones([batch, length], np.int32)
+    mask[0, 3:] = 0
+    feeds = {'ids': rng.integers(0, vocab, [batch, length]).astype(np.int32),
+             'segments': rng.integers(0, 2, [batch, length]).astype(np.int32), 'mask': mask}
+    check_model(model, feeds, tmp_path, **MHA_TOLERANCE[kind])
+
+
+def test_attention_ends_starts_of_dynamic_batch(tmp_path):
+    # a 1-D mask_index whose size the model does not state: end and start positions [2B] told at run time
+    batch, length, heads, head = 2, 4, 2, 4
+    hidden = heads * head
+    node = helper.make_node('Attention', ['input', 'weights', '', 'mask_index'], ['y'], domain=MS, num_heads=heads)
+    model = _model(node, [('input', TensorProto.FLOAT, ['batch', length, hidden]),
+                          ('weights', TensorProto.FLOAT, [hidden, 3 * hidden]),
+                          ('mask_index', TensorProto.INT32, ['positions'])], [('y', TensorProto.FLOAT, None)])
+    feeds = {'input': _random([batch, length, hidden], np.float32, 1, -1, 1),
+             'weights': _random([hidden, 3 * hidden], np.float32, 2, -1, 1),
+             'mask_index': np.array([3, 4, 1, 0], np.int32)}
+    check_model(model, feeds, tmp_path, **MHA_TOLERANCE['f32'])
+
+
+@pytest.mark.parametrize('kind', ['f32', 'f16'])
+@pytest.mark.parametrize('interleaved', [0, 1])
+def test_decoder_layer_with_dynamic_shapes(tmp_path, kind, interleaved):
+    # a decoder layer as onnxruntime GenAI's builder writes it (SimplifiedLayerNormalization, RotaryEmbedding on the
+    # 3-D projections without num_heads, MultiHeadAttention with past and a [B, T] mask, SkipSimplifiedLayerNorm),
+    # batch, sequence and past lengths dynamic
+    dtype, onnx_type = TYPES[kind]
+    batch, length, past, heads, head = 2, 3, 4, 2, 4
+    hidden = heads * head
+    angles = np.arange(16)[:, None] * (0.3 ** np.arange(head // 2))[None, :]
+    init = {'wq': _random([hidden, hidden], dtype, 1, -1, 1), 'wk': _random([hidden, hidden], dtype, 2, -1, 1),
+            'wv': _random([hidden, hidden], dtype, 3, -1, 1), 'gamma': _random([hidden], dtype, 4, -1, 1),
+            'cos': np.cos(angles).astype(dtype), 'sin': np.sin(angles).astype(dtype)}
+    nodes = [helper.make_node('SimplifiedLayerNormalization', ['x', 'gamma'], ['normed'], epsilon=1e-5)]
+    nodes += [helper.make_node('MatMul', ['normed', 'w' + p], [p]) for p in 'qkv']
+    nodes += [helper.make_node('RotaryEmbedding', [p, 'positions', 'cos', 'sin'], [p + '_rotated'], domain=MS,
+                               interleaved=interleaved) for p in 'qk']
+    nodes += [helper.make_node('MultiHeadAttention', ['q_rotated', 'k_rotated', 'v', '', 'mask', '', 'past_key',
+                                                      'past_value'], ['attended', 'present_key', 'present_value'],
+                               domain=MS, num_heads=heads, unidirectional=1),
+              helper.make_node('SkipSimplifiedLayerNormalization', ['attended', 'x', 'gamma'], ['y', '', '', 'sum'],
+                               domain=MS, epsilon=1e-5)]
+    inputs = [('x', onnx_type, ['batch', 'sequence', hidden]), ('positions', TensorProto.INT64, ['batch', 'sequence']),
+              ('mask', TensorProto.INT32, ['batch', 'total']), ('past_key', onnx_type, ['batch', heads, 'past', head]),
+              ('past_value', onnx_type, ['batch', heads, 'past', head])]
+    outputs = [(n, onnx_type, None) for n in ('y', 'sum', 'present_key', 'present_value')]
+    model = make_model(nodes, inputs, outputs, init, opset=17, domains={MS: 1})
+    mask = np.ones([batch, past + length], np.int32)
+    mask[0, 0] = 0
+    feeds = {'x': _random([batch, length, hidden], dtype, 5, -1, 1),
+             'positions': np.repeat((past + np.arange(length))[None], batch, 0).astype(np.int64), 'mask': mask,
+             'past_key': _random([batch, heads, past, head], dtype, 6, -1, 1),
+             'past_value': _random([batch, heads, past, head], dtype, 7, -1, 1)}
+    check_model(model, feeds, tmp_path, **MHA_TOLERANCE[kind])
