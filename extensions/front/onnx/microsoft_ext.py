@@ -171,7 +171,8 @@ class FusedGemmExtractor(FrontExtractorOp):
                 raise Error('FusedGemm "{}": activation {} needs the attribute activation_{}', name, activation, param)
             params[param] = float(value)
         return internal_op(node, 'ONNXMSFusedGemm', activation=activation, activation_params=params,
-                           alpha=float(onnx_attr(node, 'alpha', 'f', 1.0)), beta=float(onnx_attr(node, 'beta', 'f', 1.0)),
+                           alpha=float(onnx_attr(node, 'alpha', 'f', 1.0)),
+                           beta=float(onnx_attr(node, 'beta', 'f', 1.0)),
                            transpose_a=bool(onnx_attr(node, 'transA', 'i', 0)),
                            transpose_b=bool(onnx_attr(node, 'transB', 'i', 0)))
 
