@@ -70,6 +70,10 @@ FRONT = [
     'extensions.front.onnx.microsoft_lowering.ONNXMSFusedMatMulLowering',
     'extensions.front.onnx.microsoft_lowering.ONNXMSFusedConvLowering',
     'extensions.front.onnx.microsoft_lowering.ONNXMSEmbedLayerNormalizationLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSFusedGemmLowering',
+    'extensions.front.onnx.microsoft_lowering.ONNXMSBiasAddLowering',
+    'extensions.front.onnx.microsoft_norm_lowering.ONNXMSSimplifiedLayerNormalizationLowering',
+    'extensions.front.onnx.microsoft_norm_lowering.ONNXMSSkipSimplifiedLayerNormalizationLowering',
     # ONNX: element types (float8 Cast with saturate)
     'extensions.front.onnx.cast_lowering.SaturatingCastLowering',
     'extensions.front.onnx.cast_e8m0_lowering.CastE8M0Lowering',  # ONNX: Cast to float8e8m0's round_mode
@@ -332,6 +336,10 @@ MIDDLE = [
     'extensions.middle.constant_folding.ConstantFolding',
     'mo.utils.anchors.MiddleStart',
     'extensions.middle.bias_add.BiasAddChannelsFirst',
+    # ONNX: onnxruntime's com.microsoft attention ops, whose layouts the ranks tell
+    'extensions.middle.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',
+    'extensions.middle.microsoft_attention_lowering.ONNXMSMultiHeadAttentionLowering',
+    'extensions.middle.microsoft_attention_lowering.ONNXMSAttentionLowering',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast
     # ONNX: sampling grids

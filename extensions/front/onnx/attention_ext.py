@@ -1,5 +1,6 @@
 """Extractor for ONNX's Attention (opsets 23, 24, 25): the internal op ``ONNXAttention`` for
-``attention_lowering.py``."""
+``attention_lowering.py``. onnxruntime's com.microsoft ops of the same names go to ``microsoft_attention_ext``."""
+from extensions.front.onnx import microsoft_attention_ext as microsoft
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.utils.error import Error
@@ -20,6 +21,8 @@ class AttentionExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
+        if node.soft_get('domain') == microsoft.DOMAIN:
+            return microsoft.extract_attention(node)
         name = node.soft_get('name', node.id)
         mode = int(onnx_attr(node, 'qk_matmul_output_mode', 'i', 0))
         if mode not in (0, 1, 2, 3):
@@ -51,6 +54,8 @@ class RotaryEmbeddingExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
+        if node.soft_get('domain') == microsoft.DOMAIN:
+            return microsoft.extract_rotary_embedding(node)
         dim = int(onnx_attr(node, 'rotary_embedding_dim', 'i', 0))
         heads = int(onnx_attr(node, 'num_heads', 'i', 0))
         if dim < 0 or dim % 2 or heads < 0:

@@ -16,9 +16,23 @@ _DOMAIN = 'com.microsoft'
 FUSED_CONV_ACTIVATIONS = {'': (), 'Relu': (), 'Tanh': (), 'Sigmoid': (), 'LeakyRelu': (0.01,),
                           'Clip': (float('-inf'), float('inf')), 'HardSigmoid': (0.2, 0.5)}
 
+#: FusedGemm's activations (onnxruntime's element-wise activation functors) and the activation_* attributes each needs
+#: (onnxruntime gives none of them a default)
+FUSED_GEMM_ACTIVATIONS = {'Relu': (), 'Tanh': (), 'Sigmoid': (), 'Softplus': (), 'Softsign': (),
+                          'LeakyRelu': ('alpha',), 'Elu': ('alpha',), 'Celu': ('alpha',), 'ThresholdedRelu': ('alpha',),
+                          'HardSigmoid': ('alpha', 'beta'), 'Selu': ('alpha', 'gamma'),
+                          'ParametricSoftplus': ('alpha', 'beta'), 'ScaledTanh': ('alpha', 'beta')}
+
 
 def _name(node) -> str:
     return node.soft_get('name', node.id)
+
+
+def _epsilon(node, op: str, default: float) -> float:
+    epsilon = float(onnx_attr(node, 'epsilon', 'f', default))
+    if not epsilon >= 0:  # a negative one takes the root of a negative number where the input is near zero
+        raise Error('{} "{}": epsilon {} must not be negative', op, _name(node), epsilon)
+    return epsilon
 
 
 class FastGeluExtractor(FrontExtractorOp):
@@ -60,6 +74,36 @@ class SkipLayerNormalizationExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         return internal_op(node, 'ONNXMSSkipLayerNormalization', epsilon=float(onnx_attr(node, 'epsilon', 'f', 1e-12)))
+
+
+class SkipSimplifiedLayerNormalizationExtractor(FrontExtractorOp):
+    """com.microsoft SkipSimplifiedLayerNormalization(input, skip, gamma, bias) -> s = input + skip (+ bias), RMS
+    normalization of s over the last axis * gamma; outputs mean (zeros: no centering), inv_std_var (kept last axis,
+    float32) and the sum s when read."""
+    op = 'SkipSimplifiedLayerNormalization'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        return internal_op(node, 'ONNXMSSkipSimplifiedLayerNormalization',
+                           epsilon=_epsilon(node, 'SkipSimplifiedLayerNormalization', 1e-12))
+
+
+class SimplifiedLayerNormalizationExtractor(FrontExtractorOp):
+    """SimplifiedLayerNormalization(X, scale) (onnxruntime writes it in the default domain; com.microsoft too) -> RMS
+    normalization of X over the axes from ``axis`` on * scale; inv_std_var (float32, those axes kept) when read."""
+    op = 'SimplifiedLayerNormalization'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        stash_type = onnx_attr(node, 'stash_type', 'i', 1)
+        if stash_type != 1:
+            # onnxruntime's kernels keep the statistics in float32 only (element type 1)
+            raise Error('SimplifiedLayerNormalization "{}": stash_type {} is not supported (only 1, float32)',
+                        _name(node), stash_type)
+        return internal_op(node, 'ONNXMSSimplifiedLayerNormalization', axis=int(onnx_attr(node, 'axis', 'i', -1)),
+                           epsilon=_epsilon(node, 'SimplifiedLayerNormalization', 1e-5))
 
 
 class FusedMatMulExtractor(FrontExtractorOp):
@@ -104,6 +148,43 @@ class FusedConvExtractor(FrontExtractorOp):
         node.attrs().update(dict(window_attrs(node), group=int(group)))
         return internal_op(node, 'ONNXMSFusedConv', activation=activation,
                          activation_params=tuple(params) if params else defaults)
+
+
+class FusedGemmExtractor(FrontExtractorOp):
+    """com.microsoft FusedGemm(A, B, C) -> activation(alpha * MatMul(A, B, transA, transB) + beta * C), activation
+    one of FUSED_GEMM_ACTIVATIONS with its parameters from activation_alpha/beta/gamma (none: the Gemm alone)."""
+    op = 'FusedGemm'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        name = _name(node)
+        activation = onnx_attr(node, 'activation', 's', b'')
+        activation = activation.decode() if isinstance(activation, bytes) else activation
+        if activation and activation not in FUSED_GEMM_ACTIVATIONS:
+            raise Error('FusedGemm "{}": activation "{}" is not one of {}', name, activation,
+                        sorted(FUSED_GEMM_ACTIVATIONS))
+        params = {}
+        for param in FUSED_GEMM_ACTIVATIONS.get(activation, ()):
+            value = onnx_attr(node, 'activation_' + param, 'f', None)
+            if value is None:
+                raise Error('FusedGemm "{}": activation {} needs the attribute activation_{}', name, activation, param)
+            params[param] = float(value)
+        return internal_op(node, 'ONNXMSFusedGemm', activation=activation, activation_params=params,
+                           alpha=float(onnx_attr(node, 'alpha', 'f', 1.0)),
+                           beta=float(onnx_attr(node, 'beta', 'f', 1.0)),
+                           transpose_a=bool(onnx_attr(node, 'transA', 'i', 0)),
+                           transpose_b=bool(onnx_attr(node, 'transB', 'i', 0)))
+
+
+class BiasAddExtractor(FrontExtractorOp):
+    """com.microsoft BiasAdd(X, bias, skip) -> X + bias + skip."""
+    op = 'BiasAdd'
+    framework = 'onnx'
+
+    @classmethod
+    def extract(cls, node):
+        return internal_op(node, 'ONNXMSBiasAdd')
 
 
 class EmbedLayerNormalizationExtractor(FrontExtractorOp):

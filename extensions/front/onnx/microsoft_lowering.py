@@ -8,17 +8,19 @@ from extensions.front.onnx.nn_formulas import I64, gelu, like
 from extensions.front.onnx.nn_lowering import add_bias, grouped_weights, window
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Clamp, ReLU, Sigmoid, Tanh
+from mo.ops.activation_ops import Clamp, Elu, ReLU, Sigmoid, SoftPlus, Tanh
 from mo.ops.convolution import Convolution, GroupConvolution
 from mo.ops.broadcast import Broadcast
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Maximum, Minimum, Mul, Pow, Sub
+from mo.ops.elementwise import Add, Div, Greater, Maximum, Minimum, Mul, Pow, Sub
 from mo.ops.gather import Gather
+from mo.ops.math_ops import SoftSign
 from mo.ops.matmul import MatMul
 from mo.ops.mvn import MVN
-from mo.ops.nn_ops import PRelu
+from mo.ops.nn_ops import PRelu, Selu
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceMean, ReduceSum
+from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
 from mo.utils.error import Error
 
@@ -120,6 +122,67 @@ class ONNXMSFusedConvLowering(OpRule):
                         'line')
             return b.op(Clamp, [line], 'hard_sigmoid', min=0.0, max=1.0)
         return y
+
+
+class ONNXMSFusedGemmLowering(OpRule):
+    """FusedGemm(A, B, C) = activation(alpha * MatMul(A, B, transA, transB) + beta * C) (each factor only where it is
+    not 1; no C, or beta 0: the product alone)."""
+    op = 'ONNXMSFusedGemm'
+
+    def rewrite(self, node: Node, b: Builder):
+        a = node.in_port(0).get_source()
+        y = b.op(MatMul, [a, node.in_port(1)], 'matmul', transpose_a=node.transpose_a, transpose_b=node.transpose_b)
+        if node.alpha != 1.0:
+            y = b.op(Mul, [y, like(b, node.alpha, a, 'alpha')], 'alpha_product')
+        if node.is_in_port_connected(2) and node.beta != 0.0:
+            c = node.in_port(2).get_source()
+            if node.beta != 1.0:
+                c = b.op(Mul, [c, like(b, node.beta, a, 'beta')], 'beta_c')
+            y = b.op(Add, [y, c], 'gemm')
+        return fused_gemm_activation(b, y, node.activation, node.activation_params)
+
+
+def fused_gemm_activation(b: Builder, y, activation: str, params: dict):
+    """``activation`` of ``y`` as onnxruntime's element-wise activation functors compute it (``params``: alpha, beta,
+    gamma as FusedGemm's activation_* attributes give them)."""
+    simple = {'Relu': ReLU, 'Tanh': Tanh, 'Sigmoid': Sigmoid, 'Softplus': SoftPlus, 'Softsign': SoftSign}
+    if activation in simple:
+        return b.op(simple[activation], [y], activation.lower())
+    if not activation:
+        return y
+    alpha = params['alpha']
+    if activation == 'LeakyRelu':
+        return b.op(PRelu, [y, like(b, [alpha], y, 'alpha')], 'leaky_relu')
+    if activation == 'Elu':
+        return b.op(Elu, [y], 'elu', alpha=alpha)
+    if activation == 'Celu':
+        # Celu(x) = alpha * Elu(x / alpha)
+        elu = b.op(Elu, [b.op(Div, [y, like(b, alpha, y, 'alpha')], 'scaled')], 'elu', alpha=1.0)
+        return b.op(Mul, [elu, like(b, alpha, y, 'alpha_out')], 'celu')
+    if activation == 'ThresholdedRelu':
+        above = b.op(Greater, [y, like(b, alpha, y, 'alpha')], 'above')
+        return b.op(Select, [above, y, like(b, 0, y, 'zero')], 'thresholded_relu')
+    if activation == 'Selu':
+        return b.op(Selu, [y, like(b, [alpha], y, 'alpha'), like(b, [params['gamma']], y, 'gamma')], 'selu')
+    beta = params['beta']
+    if activation == 'HardSigmoid':
+        line = b.op(Add, [b.op(Mul, [y, like(b, alpha, y, 'alpha')], 'scaled'), like(b, beta, y, 'beta')], 'line')
+        return b.op(Clamp, [line], 'hard_sigmoid', min=0.0, max=1.0)
+    # ParametricSoftplus(x) = alpha * Softplus(beta * x), ScaledTanh(x) = alpha * Tanh(beta * x)
+    scaled = b.op(Mul, [y, like(b, beta, y, 'beta')], 'scaled')
+    inner = b.op(SoftPlus if activation == 'ParametricSoftplus' else Tanh, [scaled], 'inner')
+    return b.op(Mul, [inner, like(b, alpha, y, 'alpha')], activation.lower())
+
+
+class ONNXMSBiasAddLowering(OpRule):
+    """BiasAdd(X, bias, skip) = X + bias + skip."""
+    op = 'ONNXMSBiasAdd'
+
+    def rewrite(self, node: Node, b: Builder):
+        for port, what in ((1, 'bias'), (2, 'skip')):
+            if not node.is_in_port_connected(port):
+                raise Error('BiasAdd "{}" has no input {} ({})', b.name, port, what)
+        return b.op(Add, [b.op(Add, [node.in_port(0), node.in_port(1)], 'bias_add'), node.in_port(2)], 'skip_add')
 
 
 class ONNXMSEmbedLayerNormalizationLowering(OpRule):
