@@ -204,6 +204,7 @@ FRONT = [
     'extensions.front.tf.tf_elementwise_lowering.ErfcLowering',
     'extensions.front.tf.division_norm_lowering.EuclideanNormLowering',
     'extensions.front.tf.math_lowering.Expm1Lowering',
+    'extensions.front.tf.dequantize_lowering.DequantizeLowering',
     'extensions.front.tf.quantize_lowering.FakeQuantLowering',
     'extensions.front.tf.quantize_lowering.FakeQuantPerChannelLowering',
     'extensions.front.tf.quantize_lowering.FakeQuantVarsLowering',
