@@ -333,6 +333,7 @@ MIDDLE = [
     'mo.utils.anchors.PreMiddleStart',
     'extensions.middle.constant_folding.ConstantFolding',
     'mo.utils.anchors.MiddleStart',
+    'extensions.middle.dequantized_weights_layout.DequantizedWeightsLayout',  # TF's Dequantize of weights
     'extensions.middle.bias_add.BiasAddChannelsFirst',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast

@@ -100,7 +100,8 @@ def test_quantize_weights_output_converts_with_8_bit_weights(tmp_path, tool):
     assert all(c[0] == 'u8' and c[1] in (('Convert', 'Subtract', 'Multiply'), ('Convert', 'Multiply'))
                for c in chains), chains
     assert sum(c[1] == ('Convert', 'Subtract', 'Multiply') for c in chains) >= 4
-    assert {c[2] for c in chains} >= {'MatMul', 'Transpose'}
+    # the layout ops of the weights (HWIO -> OIHW, groups) moved onto the integers: Multiply feeds the layer
+    assert {c[2] for c in chains} == {'Convolution', 'GroupConvolution', 'MatMul', 'Add'}, chains
     assert _float_constant_elements(xml) < 100  # scales and zero points only
     assert (tmp_path / 'ir' / 'quantized.bin').stat().st_size < 0.35 * (tmp_path / 'ir' / 'float.bin').stat().st_size
 
@@ -129,14 +130,16 @@ def _dequantize_graph(name, mode, narrow_range, axis, runtime_range=False):
     graph = tf.Graph()
     with graph.as_default():
         x = tf.compat.v1.placeholder(tf.float32, [3, 4], name='x')
-        if runtime_range:
-            low = tf.compat.v1.placeholder_with_default(low, np.shape(low), name='low') * 1.0
-            high = tf.compat.v1.placeholder_with_default(high, np.shape(high), name='high') * 1.0
+        if runtime_range:  # fed: ``(low, high)`` is returned with the graph
+            feeds = {'low': low, 'high': high}
+            low = tf.compat.v1.placeholder(tf.float32, np.shape(low), name='low')
+            high = tf.compat.v1.placeholder(tf.float32, np.shape(high), name='high')
         value = tf.raw_ops.Dequantize(input=tf.constant(q.astype(np_type), dtype=tf_type), min_range=low,
                                       max_range=high, mode=mode, narrow_range=narrow_range, axis=axis,
                                       name='dequantize')
         tf.identity(x + value, name='y')
-    return graph.as_graph_def().SerializeToString()
+    graph_def = graph.as_graph_def().SerializeToString()
+    return (graph_def, feeds) if runtime_range else graph_def
 
 
 CASES = [(name, mode, narrow, axis) for name in TYPES for mode in ('MIN_COMBINED', 'MIN_FIRST', 'SCALED')
@@ -160,15 +163,41 @@ def test_dequantize_modes_types_and_channels(tmp_path, name, mode, narrow_range,
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5 * float(np.abs(expected).max()))
 
 
+@pytest.mark.parametrize('mode, name', [('MIN_COMBINED', 'quint8'), ('SCALED', 'qint8'), ('MIN_COMBINED', 'qint8')])
+def test_per_channel_convolution_weights_feed_the_convolution(tmp_path, mode, name):
+    """A kernel quantized per output channel (HWIO, axis 3): transposed to OIHW with its scales and zero points."""
+    tf_type, np_type, ir_type = TYPES[name]
+    info = np.iinfo(np_type)
+    rng = np.random.default_rng(8)
+    q = rng.integers(info.min, info.max, (3, 3, 4, 6), dtype=np.int64, endpoint=True).astype(np_type)
+    low, high = -rng.uniform(0.1, 1.0, 6).astype(np.float32), rng.uniform(0.1, 1.0, 6).astype(np.float32)
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 8, 8, 4], name='x')
+        kernel = tf.raw_ops.Dequantize(input=tf.constant(q, dtype=tf_type), min_range=low, max_range=high, mode=mode,
+                                       axis=3, name='kernel')
+        tf.identity(tf.nn.conv2d(x, kernel, 1, 'SAME'), name='y')
+    graph_def = graph.as_graph_def().SerializeToString()
+    result = mo.convert_model(graph_def, output_dir=tmp_path)
+    chains = _dequantizations(result.xml_path)
+    assert len(chains) == 1 and chains[0][0] == ir_type and chains[0][1][-1] == 'Multiply' and \
+        chains[0][2] == 'Convolution', chains
+    feeds = {'x': rng.standard_normal((1, 8, 8, 4)).astype(np.float32)}
+    expected = run_tf(graph_def, feeds, ['y'])[0]
+    np.testing.assert_allclose(run_openvino(result.xml_path, feeds)[0], expected, rtol=1e-5,
+                               atol=1e-5 * float(np.abs(expected).max()))
+
+
 @pytest.mark.parametrize('mode', ['MIN_COMBINED', 'MIN_FIRST', 'SCALED'])
 @pytest.mark.parametrize('name', ['quint8', 'qint8'])
 def test_dequantize_of_a_range_computed_at_run_time(tmp_path, name, mode):
     axis = -1 if mode == 'MIN_FIRST' else 1
-    graph_def = _dequantize_graph(name, mode, False, axis, runtime_range=True)
-    x = np.random.default_rng(2).standard_normal((3, 4)).astype(np.float32)
-    result = mo.convert_model(graph_def, output_dir=tmp_path, input=['x'])
-    actual = run_openvino(result.xml_path, {'x': x})[0]
-    expected = run_tf(graph_def, {'x': x}, ['y'])[0]
+    graph_def, feeds = _dequantize_graph(name, mode, False, axis, runtime_range=True)
+    feeds['x'] = np.random.default_rng(2).standard_normal((3, 4)).astype(np.float32)
+    result = mo.convert_model(graph_def, output_dir=tmp_path)
+    assert sorted(i.name for i in result.inputs) == ['high', 'low', 'x']
+    actual = run_openvino(result.xml_path, feeds)[0]
+    expected = run_tf(graph_def, feeds, ['y'])[0]
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5 * float(np.abs(expected).max()))
 
 
