@@ -201,10 +201,19 @@ def convert_model(input_model, **options) -> ConversionResult:
 
 def save_model(result: ConversionResult, path) -> Tuple[Path, Path]:
     """Copy the IR of ``result`` to ``path`` (``NAME.xml``; ``NAME.bin`` beside it), each file written
-    whole or not at all; returns the two paths."""
+    whole or not at all; returns the two paths. The IR is the one mo wrote: edits made since through the
+    ``openvino.Model`` API (``reshape``, ``PrePostProcessor``) are saved by ``openvino.save_model``; another
+    ``openvino.Model`` given here is written by it, as mo writes (f32 weights unless they are f16 already)."""
     xml = Path(path)
     if xml.suffix != '.xml':
         xml = xml.with_suffix('.xml')
+    if not isinstance(result, ConversionResult):
+        if type(result).__module__.startswith('openvino'):
+            import openvino
+            xml.parent.mkdir(parents=True, exist_ok=True)
+            openvino.save_model(result, str(xml), compress_to_fp16=False)
+            return xml, xml.with_suffix('.bin')
+        raise Error('mo.save_model saves what mo.convert_model returned, not a {}', type(result).__name__)
     xml.parent.mkdir(parents=True, exist_ok=True)
     targets = [(result.bin_path, xml.with_suffix('.bin')), (result.xml_path, xml)]  # .bin first, as the writer
     for source, target in targets:

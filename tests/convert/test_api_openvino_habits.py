@@ -49,6 +49,24 @@ def test_the_result_goes_to_openvinos_own_functions(tmp_path):
         np.testing.assert_allclose(actual, expected, rtol=tolerance, atol=tolerance)
 
 
+def test_a_result_compiled_at_once_outlives_its_temporary_files(tmp_path):
+    """The issue's own line: ``ov.compile_model(mo.convert_model(...))``; the result and its temporary directory
+    go right after, the compiled model stays usable."""
+    import gc
+    compiled = ov.compile_model(mo.convert_model(EXAMPLE), 'CPU', EXACT_F32)
+    gc.collect()
+    np.testing.assert_allclose(_run(compiled, X), _tf_reference(), rtol=1e-4, atol=1e-5)
+
+
+def test_mo_save_model_takes_openvino_models_too(tmp_path):
+    ov_model = mo.convert_model(EXAMPLE)
+    xml, _ = mo.save_model(ov_model.to_openvino(), tmp_path / 'from_openvino')
+    np.testing.assert_allclose(_run(ov.compile_model(xml, 'CPU', EXACT_F32), X), _tf_reference(), rtol=1e-4,
+                               atol=1e-5)
+    with pytest.raises(mo.Error, match='not a dict'):
+        mo.save_model({}, tmp_path / 'x.xml')
+
+
 def test_ports_answer_as_mo_tensor_infos_and_as_openvino_ports():
     ov_model = mo.convert_model(EXAMPLE)
     port = ov_model.inputs[0]
