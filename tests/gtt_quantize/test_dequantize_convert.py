@@ -105,6 +105,13 @@ def test_quantize_weights_output_converts_with_8_bit_weights(tmp_path, tool):
     assert _float_constant_elements(xml) < 100  # scales and zero points only
     assert (tmp_path / 'ir' / 'quantized.bin').stat().st_size < 0.35 * (tmp_path / 'ir' / 'float.bin').stat().st_size
 
+    # the CPU plugin runs the Dense layers' MatMuls on the u8 weights themselves (compressed weights)
+    runtime = ov.Core().compile_model(str(xml), 'CPU').get_runtime_model()
+    compressed = [op for op in runtime.get_ordered_ops() if op.get_rt_info()['layerType'].astype(str) ==
+                  'FullyConnected' and any(op.input(i).get_element_type() == ov.Type.u8
+                                           for i in range(op.get_input_size()))]
+    assert len(compressed) == 2
+
     x = np.random.default_rng(0).standard_normal((1, 12, 12, 3)).astype(np.float32)
     expected = run_tf(quantized.read_bytes(), {'image': x}, [output])[0]
     actual = run_openvino(xml, {'image': x})[0]
