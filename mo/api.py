@@ -112,6 +112,23 @@ _FOREIGN_MODELS = (
 )
 
 
+#: ovc's convert_model keywords mo has no option for -> what to write instead
+_OVC_KEYWORDS = {
+    'example_input': 'mo reads TensorFlow and ONNX models, whose inputs are declared: give shapes and types with '
+                     'input=, e.g. input=[1, 3, 224, 224] or input=("x", [1, 3, 224, 224], np.float32)',
+    'verbose': 'write log_level="DEBUG"',
+}
+
+
+def _ovc_keywords(options: dict) -> None:
+    # share_weights asks ovc to share memory with the framework's model object; mo's IR never does, either value
+    # means the same to it
+    options.pop('share_weights', None)
+    for key, hint in _OVC_KEYWORDS.items():
+        if key in options:
+            raise UsageError('mo.convert_model() has no "{}" (an option of ovc\'s convert_model)', key, hint=hint)
+
+
 def _check_foreign(model) -> None:
     modules = [getattr(cls, '__module__', '') or '' for cls in type(model).__mro__]
     for prefixes, what, advice in _FOREIGN_MODELS:
@@ -177,6 +194,7 @@ def convert_model(input_model, **options) -> ConversionResult:
     ovc's. A PyTorch or Paddle model raises an ``mo.Error`` saying how to export it to ONNX first. Raises
     ``mo.Error``.
     """
+    _ovc_keywords(options)
     data = _model_bytes(input_model)
     scratch = None
     if options.get('input') is not None:

@@ -150,6 +150,16 @@ def test_unnamed_shape_and_input_shape_together_is_an_error():
         mo.convert_model(EXAMPLE, input=[1, 32, 32, 3], input_shape=[1, 32, 32, 3])
 
 
+def test_ovc_keywords_mo_has_no_option_for():
+    assert mo.convert_model(EXAMPLE, share_weights=False).inputs[0].shape == (1, 32, 32, 3)  # no meaning for mo
+    with pytest.raises(mo.Error, match='example_input') as error:
+        mo.convert_model(EXAMPLE, example_input=np.zeros((1, 32, 32, 3), np.float32))
+    assert 'input=' in error.value.hint
+    with pytest.raises(mo.Error, match='verbose') as error:
+        mo.convert_model(EXAMPLE, verbose=True)
+    assert 'log_level' in error.value.hint
+
+
 def _fake_instance(module, class_name):
     """An object whose class comes, by its module, from another framework (that framework is not installed)."""
     base = type(class_name, (), {'__module__': module})
