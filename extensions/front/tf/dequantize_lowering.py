@@ -13,6 +13,10 @@ Each of TF's modes is affine in the quantized value ``q`` (with ``T``'s limits `
 So ``(Convert(q) - zero) * scale``, with ``zero`` and ``scale`` computed here in float64 from a constant range as TF
 computes them (no Subtract when ``zero`` is 0). A range computed at run time is built from opset ops instead, in
 the ``(Convert(q) + offset) * scale + shift`` form. TF has no MIN_FIRST per channel; neither has mo.
+
+These are the formulas of TF's reference CPU kernels. Its oneDNN kernel departs from them for unsigned types in
+SCALED mode with ``narrow_range`` and a positive ``min`` (it divides ``min`` by 1), and its SCALED kernel of qint32
+overflows near 2^31; mo follows the reference.
 """
 import numpy as np
 
