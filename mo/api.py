@@ -103,12 +103,14 @@ def _parse(command: str, options: dict):
 #: in-memory models of other frameworks (told by their classes' modules, without importing the framework) -> what
 #: to do instead; mo reads TensorFlow and ONNX
 _FOREIGN_MODELS = (
-    (('torch.',), 'a PyTorch model', 'export it to ONNX first (torch.onnx.export(model, example_input, '
-                                     '"model.onnx")) and convert "model.onnx"'),
-    (('paddle.',), 'a PaddlePaddle model', 'export it to ONNX first (paddle.onnx.export(layer, "model", '
-                                           'input_spec=[...]), which writes model.onnx) and convert that file'),
-    (('openvino.', 'openvino._'), 'an OpenVINO model', 'it is converted already: save it with openvino.save_model'),
-    (('jax.', 'jaxlib.', 'flax.'), 'a JAX model', 'export it to a TensorFlow SavedModel (jax2tf) or to ONNX first'),
+    (('torch.',), 'input_model is a PyTorch model ({}); mo converts TensorFlow and ONNX models: export it to ONNX '
+                  'first (torch.onnx.export(model, example_input, "model.onnx")) and convert "model.onnx"'),
+    (('paddle.',), 'input_model is a PaddlePaddle model ({}); mo converts TensorFlow and ONNX models: export it to '
+                   'ONNX first (paddle.onnx.export(layer, "model", input_spec=[...]) writes model.onnx) and convert '
+                   'that file'),
+    (('jax.', 'jaxlib.', 'flax.'), 'input_model is a JAX model ({}); mo converts TensorFlow and ONNX models: export '
+                                   'it to a TensorFlow SavedModel (jax2tf) or to ONNX first'),
+    (('openvino.',), 'input_model is an OpenVINO model ({}), converted already: save it with openvino.save_model'),
 )
 
 
@@ -131,10 +133,9 @@ def _ovc_keywords(options: dict) -> None:
 
 def _check_foreign(model) -> None:
     modules = [getattr(cls, '__module__', '') or '' for cls in type(model).__mro__]
-    for prefixes, what, advice in _FOREIGN_MODELS:
-        if any(m.startswith(prefixes) or m == prefixes[0].rstrip('.') for m in modules):
-            raise Error('input_model is {} ({}); mo converts TensorFlow and ONNX models: {}', what,
-                        type(model).__name__, advice)
+    for prefixes, message in _FOREIGN_MODELS:
+        if any(m.startswith(prefixes) or m + '.' in prefixes for m in modules):
+            raise Error(message, type(model).__name__)
 
 
 def _model_bytes(model) -> Optional[bytes]:
