@@ -146,6 +146,8 @@ def input_options(value, input_shape=None) -> dict:
     text."""
     if isinstance(value, str):
         return {'input': value}
+    if isinstance(value, (list, tuple, dict)) and not value:
+        return {}  # no inputs given, as in ovc (a scalar shape is written ov.PartialShape([]))
     specs = _specs(value)
     named = [s for s in specs if s[0] is not None]
     if named and len(named) != len(specs):
