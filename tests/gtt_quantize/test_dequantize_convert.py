@@ -208,6 +208,29 @@ def test_dequantize_of_a_range_computed_at_run_time(tmp_path, name, mode):
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5 * float(np.abs(expected).max()))
 
 
+@pytest.mark.parametrize('name', ['quint8', 'qint8'])
+def test_dequantize_to_bfloat16(tmp_path, name):
+    tf_type, np_type, ir_type = TYPES[name]
+    info = np.iinfo(np_type)
+    q = np.random.default_rng(4).integers(info.min, info.max, (3, 4), dtype=np.int64, endpoint=True)
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [3, 4], name='x')
+        value = tf.raw_ops.Dequantize(input=tf.constant(q.astype(np_type), dtype=tf_type), min_range=-1.3,
+                                      max_range=2.1, mode='MIN_COMBINED', dtype=tf.bfloat16)
+        tf.identity(x + tf.cast(value, tf.float32), name='y')
+    graph_def = graph.as_graph_def().SerializeToString()
+    feeds = {'x': np.random.default_rng(6).standard_normal((3, 4)).astype(np.float32)}
+    result = mo.convert_model(graph_def, output_dir=tmp_path)
+    # then rounded to bfloat16 (and cast back to float32 by the graph)
+    assert [c[:2] for c in _dequantizations(result.xml_path)] == [
+        (ir_type, ('Convert', 'Subtract', 'Multiply', 'Convert', 'Convert'))]
+    expected = run_tf(graph_def, feeds, ['y'])[0]
+    # TF rounds to bfloat16 (to nearest even); OpenVINO's CPU plugin runs a bfloat16 Convert as float32 when asked
+    # for f32 inference, so the numbers agree within bfloat16's rounding: 2^-8 of the dequantized value, below 2.1
+    np.testing.assert_allclose(run_openvino(result.xml_path, feeds)[0], expected, rtol=0, atol=2.1 * 2.0 ** -8)
+
+
 def test_what_tensorflow_cannot_run_is_an_error(tmp_path):
     graph_def = bytearray(_dequantize_graph('quint8', 'MIN_COMBINED', False, 1))
     message = tf.compat.v1.GraphDef.FromString(bytes(graph_def))

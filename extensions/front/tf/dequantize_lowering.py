@@ -92,8 +92,13 @@ class DequantizeLowering(OpRule):
                  **({'infer': _convert_shape_only} if node.quantized_type.itemsize < 4 else {}))
         low, high = constant_input(node, 1), constant_input(node, 2)
         if low is not None and high is not None:
-            return self._constant_range(node, b, x, low, high, rank)
-        return self._runtime_range(node, b, x, rank)
+            value = self._constant_range(node, b, x, low, high, rank)
+        else:
+            value = self._runtime_range(node, b, x, rank)
+        out_type = np.dtype(node.soft_get('out_type', F32))
+        if out_type != F32:  # bfloat16: computed in float32, then rounded, as TF does
+            value = b.op(Convert, [value], 'to_' + out_type.name, dst_type=out_type)
+        return value
 
     @staticmethod
     def _rank(node: Node):

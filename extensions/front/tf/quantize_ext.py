@@ -34,7 +34,7 @@ DEQUANTIZE_MODES = ('MIN_COMBINED', 'MIN_FIRST', 'SCALED')
 
 class DequantizeExtractor(FrontExtractorOp):
     """Dequantize(input, min_range, max_range) of quint8/qint8/quint16/qint16/qint32 in the modes MIN_COMBINED,
-    MIN_FIRST and SCALED, per tensor or per channel (``axis``), to float32 (``dequantize_lowering`` builds it: the integers stay integers)."""
+    MIN_FIRST and SCALED, per tensor or per channel (``axis``), to float32 or bfloat16 (``dequantize_lowering`` builds it: the integers stay integers)."""
     op = 'Dequantize'
 
     @classmethod
@@ -48,9 +48,10 @@ class DequantizeExtractor(FrontExtractorOp):
         quantized = tf_dtype_attr(node, 'T')
         if quantized is None or np.dtype(quantized).type not in DEQUANTIZE_TYPES:
             raise Error('Dequantize "{}": input type {} is not one of TensorFlow\'s quantized types', name, quantized)
-        out_type = tf_dtype_attr(node, 'dtype', np.dtype(np.float32))
-        if np.dtype(out_type) != np.float32:
-            raise Error('Dequantize "{}": output type {} is not supported, only float32', name, out_type)
+        out_type = np.dtype(tf_dtype_attr(node, 'dtype', np.dtype(np.float32)))
+        if out_type.name not in ('float32', 'bfloat16'):
+            raise Error('Dequantize "{}": output type {} is not TensorFlow\'s float32 or bfloat16', name, out_type)
+        node['out_type'] = out_type
         node['mode'] = mode
         node['quantized_type'] = np.dtype(quantized)
         node['narrow_range'] = bool(tf_attr(node, 'narrow_range', False))
