@@ -41,6 +41,12 @@ def test_the_result_goes_to_openvinos_own_functions(tmp_path):
     np.testing.assert_allclose(_run(core.compile_model(ov_model, 'CPU', EXACT_F32), X), expected, rtol=1e-4,
                                atol=1e-5)
 
+    # the files themselves, as openvino reads paths (its read_model takes no Model)
+    read = core.read_model(ov_model.xml_path)
+    np.testing.assert_allclose(_run(core.compile_model(read, 'CPU', EXACT_F32), X), expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(_run(ov.compile_model(ov_model.xml_path, 'CPU', EXACT_F32), X), expected, rtol=1e-4,
+                               atol=1e-5)
+
     ov.save_model(ov_model, tmp_path / 'exact.xml', compress_to_fp16=False)
     ov.save_model(ov_model, str(tmp_path / 'half.xml'))  # ovc's default: f16 weights
     for name, tolerance in (('exact.xml', 1e-4), ('half.xml', 2e-2)):
