@@ -34,7 +34,8 @@ DEQUANTIZE_MODES = ('MIN_COMBINED', 'MIN_FIRST', 'SCALED')
 
 class DequantizeExtractor(FrontExtractorOp):
     """Dequantize(input, min_range, max_range) of quint8/qint8/quint16/qint16/qint32 in the modes MIN_COMBINED,
-    MIN_FIRST and SCALED, per tensor or per channel (``axis``), to float32 or bfloat16 (``dequantize_lowering`` builds it: the integers stay integers)."""
+    MIN_FIRST and SCALED, per tensor or per channel (``axis``), to float32 or bfloat16 (``dequantize_lowering``
+    builds it: the integers stay integers)."""
     op = 'Dequantize'
 
     @classmethod
