@@ -207,6 +207,7 @@ FRONT = [
     'extensions.front.tf.tf_elementwise_lowering.ErfcLowering',
     'extensions.front.tf.division_norm_lowering.EuclideanNormLowering',
     'extensions.front.tf.math_lowering.Expm1Lowering',
+    'extensions.front.tf.dequantize_lowering.DequantizeLowering',
     'extensions.front.tf.quantize_lowering.FakeQuantLowering',
     'extensions.front.tf.quantize_lowering.FakeQuantPerChannelLowering',
     'extensions.front.tf.quantize_lowering.FakeQuantVarsLowering',
@@ -335,6 +336,7 @@ MIDDLE = [
     'mo.utils.anchors.PreMiddleStart',
     'extensions.middle.constant_folding.ConstantFolding',
     'mo.utils.anchors.MiddleStart',
+    'extensions.middle.dequantized_weights_layout.DequantizedWeightsLayout',  # TF's Dequantize of weights
     'extensions.middle.bias_add.BiasAddChannelsFirst',
     # ONNX: onnxruntime's com.microsoft attention ops, whose layouts the ranks tell
     'extensions.middle.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',

@@ -1,101 +1,36 @@
 """The Python API: the three commands as functions with Python-typed options.
 
     import mo
-    result = mo.convert_model('model.pb', input_shape=[1, 224, 224, 3], compress_to_fp16=True)
-    print(result.inputs, result.outputs)
-    mo.save_model(result, 'out/model.xml')
-    model = result.to_openvino()          # an openvino.Model, when openvino is installed
+    ov_model = mo.convert_model('model.pb', input=[1, 224, 224, 3])
+    print(ov_model.inputs, ov_model.outputs)   # mo's TensorInfo: name, shape, dtype
+    mo.save_model(ov_model, 'out/model.xml')    # the IR as converted, without openvino
+
+    import openvino as ov                       # with openvino installed the result is an openvino.Model:
+    compiled = ov.compile_model(ov_model)       # Core().compile_model(ov_model, 'CPU') too
+    ov.save_model(ov_model, 'out/model.xml')    # openvino's own writer (f16 weights by default)
 
 Options are the command line's (``mo convert --help``) as keyword arguments; lists and tuples
-take the place of the comma-separated texts. A failure raises ``mo.Error`` carrying the message
-the command line prints.
+take the place of the comma-separated texts, and ``input`` also takes ovc's values (shapes,
+``openvino.PartialShape``, ``(name, shape, type)`` tuples, a dict name -> shape; see ``mo.api_inputs``).
+A failure raises ``mo.Error`` carrying the message the command line prints.
 """
-import dataclasses
 import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
-import numpy as np
-
+from mo.api_inputs import input_options, input_shape_text
+from mo.api_result import ConversionResult, make_result
 from mo.pipeline.model_io import TensorInfo, ir_layer_count, model_io
 from mo.utils.error import Error, UsageError
-from mo.back.ir.ir_types import element_type
 from mo.main import build_parser
 from mo.pipeline.convert import convert, options_from_args
 from mo.utils.file_utils import create_temporary, replace_file
 from mo.pipeline import registry_of_commands
 
 __all__ = ['convert_model', 'save_model', 'transform_graph', 'summarize_graph', 'ConversionResult', 'TensorInfo']
-
-
-@dataclasses.dataclass
-class ConversionResult:
-    """What ``convert_model`` made: the IR files, the model's inputs and outputs, and how it went.
-
-    Without ``output_dir`` the files live in a temporary directory that goes away with this object:
-    keep them with ``save_model`` (or ``to_openvino``)."""
-    xml_path: Path
-    bin_path: Path
-    inputs: List[TensorInfo]
-    outputs: List[TensorInfo]
-    seconds: float
-    source_nodes: int
-    ir_layers: int
-    _scratch: Optional[tempfile.TemporaryDirectory] = dataclasses.field(default=None, repr=False)
-
-    def to_openvino(self):
-        """The IR read by the OpenVINO runtime (``openvino.Model``); needs the ``openvino`` package."""
-        try:
-            import openvino
-        except ImportError as exc:
-            raise Error('to_openvino() needs the openvino package (pip install openvino)') from exc
-        return openvino.Core().read_model(str(self.xml_path), str(self.bin_path))
-
-    def save(self, path) -> Tuple[Path, Path]:
-        return save_model(self, path)
-
-
-def _shape_text(shape) -> str:
-    return '[{}]'.format(','.join('?' if d is None or int(d) < 0 else str(int(d)) for d in shape))
-
-
-def _type_text(dtype) -> str:
-    return element_type(np.dtype(dtype))
-
-
-def _input_text(value) -> str:
-    """``input=`` as the command line's text: names, ``(name, shape[, dtype])`` tuples or a dict name -> shape."""
-    if isinstance(value, str):
-        return value
-    items = value.items() if isinstance(value, dict) else value
-    texts = []
-    for item in items:
-        if isinstance(item, str):
-            texts.append(item)
-            continue
-        name, rest = item[0], list(item[1:])
-        text = str(name)
-        for part in rest:
-            if part is None:
-                continue
-            if isinstance(part, (list, tuple)):
-                text += _shape_text(part)
-            else:
-                text += '{' + _type_text(part) + '}'
-        texts.append(text)
-    return ','.join(texts)
-
-
-def _input_shape_text(value) -> str:
-    if isinstance(value, str):
-        return value
-    value = list(value)
-    if value and all(isinstance(d, (int, np.integer)) or d is None for d in value):
-        return _shape_text(value)
-    return ','.join(_shape_text(shape) for shape in value)
 
 
 def _per_input_values_text(value) -> str:
@@ -115,7 +50,7 @@ def _layout_text(value) -> str:
 
 
 _FORMATTERS = {'layout': _layout_text, 'source_layout': _layout_text, 'target_layout': _layout_text,
-               'input': _input_text, 'input_shape': _input_shape_text, 'mean_values': _per_input_values_text,
+               'input_shape': input_shape_text, 'mean_values': _per_input_values_text,
                'scale_values': _per_input_values_text}
 
 
@@ -164,10 +99,51 @@ def _parse(command: str, options: dict):
         raise Error('mo.{}: invalid options', command) from exc
 
 
+#: in-memory models of other frameworks (told by their classes' modules, without importing the framework) -> what
+#: to do instead; mo reads TensorFlow and ONNX
+_FOREIGN_MODELS = (
+    (('torch.',), 'input_model is a PyTorch model ({}); mo converts TensorFlow and ONNX models: export it to ONNX '
+                  'first (torch.onnx.export(model, example_input, "model.onnx")) and convert "model.onnx"'),
+    (('paddle.',), 'input_model is a PaddlePaddle model ({}); mo converts TensorFlow and ONNX models: export it to '
+                   'ONNX first (paddle.onnx.export(layer, "model", input_spec=[...]) writes model.onnx) and convert '
+                   'that file'),
+    (('jax.', 'jaxlib.', 'flax.'), 'input_model is a JAX model ({}); mo converts TensorFlow and ONNX models: export '
+                                   'it to a TensorFlow SavedModel (jax2tf) or to ONNX first'),
+    (('openvino.',), 'input_model is an OpenVINO model ({}), converted already: save it with openvino.save_model'),
+)
+
+
+#: ovc's convert_model keywords mo has no option for -> what to write instead
+_OVC_KEYWORDS = {
+    'example_input': 'mo reads TensorFlow and ONNX models, whose inputs are declared: give shapes and types with '
+                     'input=, e.g. input=[1, 3, 224, 224] or input=("x", [1, 3, 224, 224], np.float32)',
+    'verbose': 'write log_level="DEBUG"',
+}
+
+
+def _ovc_keywords(options: dict) -> None:
+    # share_weights asks ovc to share memory with the framework's model object; mo's IR never does, either value
+    # means the same to it
+    options.pop('share_weights', None)
+    for key, hint in _OVC_KEYWORDS.items():
+        if key in options:
+            raise UsageError('mo.convert_model() has no "{}" (an option of ovc\'s convert_model)', key, hint=hint)
+
+
+def _check_foreign(model) -> None:
+    modules = [getattr(cls, '__module__', '') or '' for cls in type(model).__mro__]
+    for prefixes, message in _FOREIGN_MODELS:
+        if any(m.startswith(prefixes) or m + '.' in prefixes for m in modules):
+            raise Error(message, type(model).__name__)
+
+
 def _model_bytes(model) -> Optional[bytes]:
     """Serialized GraphDef bytes of an in-memory model, or None for a path."""
+    if isinstance(model, ConversionResult):
+        raise Error('input_model is the result of mo.convert_model, an IR already; save it with mo.save_model')
     if isinstance(model, (str, os.PathLike)):
         return None
+    _check_foreign(model)
     if isinstance(model, (bytes, bytearray, memoryview)):
         return bytes(model)
     if hasattr(model, 'SerializeToString') and hasattr(model, 'node'):  # a GraphDef message
@@ -207,13 +183,22 @@ def convert_model(input_model, **options) -> ConversionResult:
     """Convert ``input_model`` (a path, GraphDef bytes or message, Keras model or TF function) to IR.
 
     ``options`` are ``mo convert``'s: ``output_dir``, ``model_name``, ``input`` (``["x", ("y", [1, 3],
-    np.float32)]``), ``input_shape`` (``[1, 224, 224, 3]``), ``output`` (``["a", "b"]``), ``batch``,
-    ``compress_to_fp16``, ``extensions`` (a list of directories), ``transformations_config``,
-    ``mean_values``, ``scale_values``, ``reverse_input_channels``, ... Without ``output_dir`` the IR goes
-    to a temporary directory owned by the result. Raises ``mo.Error``.
+    np.float32)]``, ``[1, 224, 224, 3]``, ``{"x": openvino.PartialShape([1, -1])}``, ...), ``input_shape``
+    (``[1, 224, 224, 3]``), ``output`` (``["a", "b"]``), ``batch``, ``compress_to_fp16``, ``extensions``
+    (a list of directories), ``transformations_config``, ``mean_values``, ``scale_values``,
+    ``reverse_input_channels``, ... Without ``output_dir`` the IR goes to a temporary directory owned by
+    the result.
+
+    Returns a ``ConversionResult``; with ``openvino`` importable it is also an ``openvino.Model``, which
+    ``openvino.compile_model``, ``Core.compile_model`` and ``openvino.save_model`` take as they take
+    ovc's. A PyTorch or Paddle model raises an ``mo.Error`` saying how to export it to ONNX first. Raises
+    ``mo.Error``.
     """
+    _ovc_keywords(options)
     data = _model_bytes(input_model)
     scratch = None
+    if options.get('input') is not None:
+        options.update(input_options(options.pop('input'), options.get('input_shape')))
     if options.get('output_dir') is None:
         scratch = tempfile.TemporaryDirectory(prefix='mo-')
         options['output_dir'] = scratch.name
@@ -228,16 +213,25 @@ def convert_model(input_model, **options) -> ConversionResult:
     start = time.perf_counter()
     graph, xml_path, bin_path, _ = convert(cli_options)
     inputs, outputs = model_io(graph)
-    return ConversionResult(Path(xml_path), Path(bin_path), inputs, outputs, time.perf_counter() - start,
-                            graph.graph.get('source_nodes', 0), ir_layer_count(graph), scratch)
+    return make_result(xml_path, bin_path, inputs, outputs, time.perf_counter() - start,
+                       graph.graph.get('source_nodes', 0), ir_layer_count(graph), scratch)
 
 
 def save_model(result: ConversionResult, path) -> Tuple[Path, Path]:
     """Copy the IR of ``result`` to ``path`` (``NAME.xml``; ``NAME.bin`` beside it), each file written
-    whole or not at all; returns the two paths."""
+    whole or not at all; returns the two paths. The IR is the one mo wrote: edits made since through the
+    ``openvino.Model`` API (``reshape``, ``PrePostProcessor``) are saved by ``openvino.save_model``; another
+    ``openvino.Model`` given here is written by it, as mo writes (f32 weights unless they are f16 already)."""
     xml = Path(path)
     if xml.suffix != '.xml':
         xml = xml.with_suffix('.xml')
+    if not isinstance(result, ConversionResult):
+        if type(result).__module__.startswith('openvino'):
+            import openvino
+            xml.parent.mkdir(parents=True, exist_ok=True)
+            openvino.save_model(result, str(xml), compress_to_fp16=False)
+            return xml, xml.with_suffix('.bin')
+        raise Error('mo.save_model saves what mo.convert_model returned, not a {}', type(result).__name__)
     xml.parent.mkdir(parents=True, exist_ok=True)
     targets = [(result.bin_path, xml.with_suffix('.bin')), (result.xml_path, xml)]  # .bin first, as the writer
     for source, target in targets:
