@@ -339,9 +339,9 @@ MIDDLE = [
     'extensions.middle.dequantized_weights_layout.DequantizedWeightsLayout',  # TF's Dequantize of weights
     'extensions.middle.bias_add.BiasAddChannelsFirst',
     # ONNX: onnxruntime's com.microsoft attention ops, whose layouts the ranks tell
-    'extensions.middle.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',
-    'extensions.middle.microsoft_attention_lowering.ONNXMSMultiHeadAttentionLowering',
-    'extensions.middle.microsoft_attention_lowering.ONNXMSAttentionLowering',
+    'extensions.middle.onnx.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',
+    'extensions.middle.onnx.microsoft_attention_lowering.ONNXMSMultiHeadAttentionLowering',
+    'extensions.middle.onnx.microsoft_attention_lowering.ONNXMSAttentionLowering',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast
     # ONNX: sampling grids

@@ -18,6 +18,8 @@ from mo.utils.error import UsageError
 
 #: how many bytes of a model file the records look at to claim it
 HEAD_BYTES = 4096
+#: the phase folders that may hold a framework's own folder (``front/onnx``, ``middle/onnx``, ...)
+FRAMEWORK_PHASES = ('load', 'front', 'middle', 'back')
 
 
 class ModelSource:
@@ -81,9 +83,9 @@ class Framework:
     tensor_names_from_ops: bool = False
 
     @property
-    def folders(self) -> Tuple[str, str]:
+    def folders(self) -> Tuple[str, ...]:
         """The sub-directories of an extension directory that hold this framework's steps and extractors."""
-        return 'load/' + self.name, 'front/' + self.name
+        return tuple('{}/{}'.format(phase, self.name) for phase in FRAMEWORK_PHASES)
 
 
 @lru_cache(maxsize=None)
@@ -110,11 +112,12 @@ def framework(name: str) -> Framework:
 
 
 def folder_framework(module: str) -> Optional[str]:
-    """The framework whose folder (``front/<name>`` or ``load/<name>``, built-in or an --extensions directory's)
-    defines ``module``, else None: the Model Optimizer told a class's framework by its folder."""
+    """The framework whose folder (``front/<name>``, ``load/<name>``, ``middle/<name>``, ``back/<name>``, built-in or
+    an --extensions directory's) defines ``module``, else None: the Model Optimizer told a class's framework by its
+    folder."""
     parts = module.split('.')
     for before, after in zip(parts, parts[1:]):
-        if before in ('front', 'load') and after in framework_names():
+        if before in FRAMEWORK_PHASES and after in framework_names():
             return after
     return None
 

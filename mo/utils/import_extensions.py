@@ -12,20 +12,22 @@ import os
 import pkgutil
 import sys
 
-from mo.front.frameworks import framework_names
+from mo.front.frameworks import FRAMEWORK_PHASES, framework_names
 from mo.utils.error import Error
 from mo.utils.extension_check import check_module
 
-#: the sub-directories of an extension directory that are imported, in this order
-EXTENSION_SUBDIRS = ('ops', 'load') + tuple('load/' + name for name in framework_names()) + ('front',) + \
-    tuple('front/' + name for name in framework_names()) + ('middle', 'back', 'transforms')
+#: the sub-directories of an extension directory that are imported, in this order: each phase's shared folder, then
+#: its framework folders (``front/onnx``)
+EXTENSION_SUBDIRS = ('ops',) + tuple(sub for phase in FRAMEWORK_PHASES for sub in (phase,) + tuple(
+    '{}/{}'.format(phase, name) for name in framework_names())) + ('transforms',)
 
 _loaded_user_dirs = {}
 
 #: framework -> the sub-directories that hold its own load steps, extractors and replacers; a conversion of one
 #: framework's model imports none of the others' (their steps would all be skipped by ``graph_condition``). A step
 #: that serves several frameworks lives in a shared folder (``front/``, ``middle/``...), never in one of these.
-FRAMEWORK_SUBDIRS = {name: ('load/' + name, 'front/' + name) for name in framework_names()}
+FRAMEWORK_SUBDIRS = {name: tuple('{}/{}'.format(phase, name) for phase in FRAMEWORK_PHASES)
+                     for name in framework_names()}
 
 
 #: built-in modules kept only under the Model Optimizer's module paths, for authors' code that imports them (their

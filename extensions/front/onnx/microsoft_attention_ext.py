@@ -1,5 +1,5 @@
 """onnxruntime's attention-side contrib ops (com.microsoft RotaryEmbedding, MultiHeadAttention, Attention) as internal
-ops lowered in the middle phase (``extensions.middle.microsoft_attention_lowering``), where the ranks of their inputs
+ops lowered in the middle phase (``extensions.middle.onnx.microsoft_attention_lowering``), where the ranks of their inputs
 are known: each op takes several layouts told apart by rank alone (3-D or 4-D RotaryEmbedding input, a 3-D or packed
 5-D query...).
 
