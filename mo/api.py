@@ -15,19 +15,17 @@ take the place of the comma-separated texts, and ``input`` also takes ovc's valu
 A failure raises ``mo.Error`` carrying the message the command line prints.
 """
 import os
-import shutil
 import tempfile
 import time
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
 from mo.api_inputs import input_options, input_shape_text
-from mo.api_result import ConversionResult, make_result
+from mo.api_result import ConversionResult, copy_ir, make_result
 from mo.pipeline.model_io import TensorInfo, ir_layer_count, model_io
 from mo.utils.error import Error, UsageError
 from mo.main import build_parser
 from mo.pipeline.convert import convert, options_from_args
-from mo.utils.file_utils import create_temporary, replace_file
 from mo.pipeline import registry_of_commands
 
 __all__ = ['convert_model', 'save_model', 'transform_graph', 'summarize_graph', 'ConversionResult', 'TensorInfo']
@@ -232,23 +230,7 @@ def save_model(result: ConversionResult, path) -> Tuple[Path, Path]:
             openvino.save_model(result, str(xml), compress_to_fp16=False)
             return xml, xml.with_suffix('.bin')
         raise Error('mo.save_model saves what mo.convert_model returned, not a {}', type(result).__name__)
-    xml.parent.mkdir(parents=True, exist_ok=True)
-    targets = [(result.bin_path, xml.with_suffix('.bin')), (result.xml_path, xml)]  # .bin first, as the writer
-    for source, target in targets:
-        if Path(source).resolve() == target.resolve():
-            continue
-        tmp_path, fd = create_temporary(str(target))
-        try:
-            with os.fdopen(fd, 'wb') as out, open(source, 'rb') as src:
-                shutil.copyfileobj(src, out)
-            replace_file(tmp_path, str(target))
-        except BaseException:
-            try:
-                os.unlink(tmp_path)
-            except OSError:
-                pass
-            raise
-    return xml, xml.with_suffix('.bin')
+    return copy_ir(result.xml_path, result.bin_path, xml)
 
 
 def transform_graph(in_graph, out_graph, transforms: str, inputs: Sequence[str] = (), outputs: Sequence[str] = (),

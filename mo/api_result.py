@@ -10,6 +10,8 @@ supplies it as a property that reads the IR on first use (a conversion whose res
 never loads the runtime's model).
 """
 import dataclasses
+import os
+import shutil
 import tempfile
 import weakref
 from pathlib import Path
@@ -17,6 +19,7 @@ from typing import List, Optional, Tuple
 
 from mo.pipeline.model_io import TensorInfo
 from mo.utils.error import Error
+from mo.utils.file_utils import create_temporary, replace_file
 
 
 @dataclasses.dataclass(repr=False, eq=False)
@@ -52,8 +55,30 @@ class ConversionResult:
 
     def save(self, path) -> Tuple[Path, Path]:
         """``mo.save_model(self, path)``."""
-        from mo.api import save_model
-        return save_model(self, path)
+        xml = Path(path)
+        return copy_ir(self.xml_path, self.bin_path, xml if xml.suffix == '.xml' else xml.with_suffix('.xml'))
+
+
+def copy_ir(xml_path, bin_path, xml: Path) -> Tuple[Path, Path]:
+    """Copy the IR files to ``xml`` and the ``.bin`` beside it, each written whole or not at all (the ``.bin``
+    first, as the writer does); returns the two paths."""
+    xml.parent.mkdir(parents=True, exist_ok=True)
+    targets = [(bin_path, xml.with_suffix('.bin')), (xml_path, xml)]  # .bin first, as the writer
+    for source, target in targets:
+        if Path(source).resolve() == target.resolve():
+            continue
+        tmp_path, fd = create_temporary(str(target))
+        try:
+            with os.fdopen(fd, 'wb') as out, open(source, 'rb') as src:
+                shutil.copyfileobj(src, out)
+            replace_file(tmp_path, str(target))
+        except BaseException:
+            try:
+                os.unlink(tmp_path)
+            except OSError:
+                pass
+            raise
+    return xml, xml.with_suffix('.bin')
 
 
 def _read_model(xml_path, bin_path):

@@ -13,7 +13,7 @@ import os
 import sys
 
 from mo.front.frameworks import framework_names
-from mo.pipeline import progress, timing
+from mo.pipeline import command_names, progress, registry_of_commands, timing
 from mo.utils import prefetch, process_exit
 from mo.utils.error import Error, FrameworkError, UsageError
 from mo.version import __version__
@@ -76,7 +76,6 @@ def build_parser(command: str = None) -> argparse.ArgumentParser:
     transforms.add_argument('--dot', metavar='FILE', help='also write the dependency graph as Graphviz dot')
     transforms.add_argument('--json', action='store_true', help='print JSON instead of a table')
 
-    from mo.pipeline import command_names, registry_of_commands
     names = command_names()
     modules = registry_of_commands(only=[command] if command in names else None)
     for name in names:
@@ -157,17 +156,31 @@ def main(argv=None) -> int:
 
 
 def _with_command(argv) -> list:
-    """The Model Optimizer's spelling ``mo --input_model m.pb ...`` (no command) means ``mo convert``."""
+    """The Model Optimizer's spelling ``mo --input_model m.pb ...`` (no command) means ``mo convert``, and ovc's
+    ``mo [convert] model.onnx ...`` (the model first) means ``mo convert --input_model model.onnx ...``."""
+    argv = list(argv)
     if argv and argv[0].startswith('-') and argv[0] not in ('-h', '--help', '--version'):
-        return ['convert'] + list(argv)
-    return list(argv)
+        argv = ['convert'] + argv
+    elif argv and argv[0] not in command_names() + ['transforms']:
+        argv = ['convert'] + argv
+    if len(argv) > 1 and argv[0] == 'convert' and not argv[1].startswith('-'):
+        model, rest = argv[1], argv[2:]
+        given = [a for a in rest if a in ('--input_model', '-m') or a.startswith('--input_model=')]
+        if given:
+            raise UsageError('mo convert: the model is given twice: "{}" and {}', model, given[0],
+                             hint="see 'mo convert --help'")
+        argv = ['convert', '--input_model', model] + rest
+    return argv
 
 
 def _run(argv) -> int:
     if argv == ['--version']:  # answered before the parser imports the commands' modules
         print('mo {}'.format(__version__))
         return 0
-    argv = _with_command(argv)
+    try:
+        argv = _with_command(argv)
+    except UsageError as exc:
+        return _report_error(exc, False)
     debug = any(a.upper() in ('--LOG_LEVEL=DEBUG',) for a in argv) or \
         any(a == '--log_level' and i + 1 < len(argv) and argv[i + 1].upper() == 'DEBUG' for i, a in enumerate(argv))
     model_path = prefetch.model_path_in(argv)
@@ -182,7 +195,6 @@ def _run(argv) -> int:
         _configure_logging('ERROR' if getattr(args, 'silent', False) else args.log_level)
         if args.command == 'transforms':
             return run_transforms_command(args)
-        from mo.pipeline import registry_of_commands
         return registry_of_commands(only=[args.command])[args.command].run(args) or 0
     except BrokenPipeError:  # output piped into e.g. `head`, which closed early
         try:

@@ -14,7 +14,7 @@ import os
 from functools import lru_cache
 from typing import Callable, Optional, Tuple
 
-from mo.utils.error import UsageError
+from mo.utils.error import Error, UsageError
 
 #: how many bytes of a model file the records look at to claim it
 HEAD_BYTES = 4096
@@ -124,21 +124,21 @@ def folder_framework(module: str) -> Optional[str]:
 
 def detect(options: dict) -> Framework:
     """The record of the model ``options`` name: ``--framework`` when given, else the first record that claims it;
-    a UsageError that says what the model looks like, and what mo reads, when none does."""
+    an Error that says what the model looks like, and what mo reads, when none does (or that it does not exist)."""
     if options.get('framework'):
         return framework(options['framework'])
     source = ModelSource(options)
+    if source.path is not None and not os.path.exists(source.path):
+        raise Error('The model "{}" does not exist', source.path)
     for record in frameworks():
         if record.claims(source):
             return record
-    raise UsageError('"{}" is not a model mo reads: it looks like {}', source.path or '<bytes>', looks_like(source),
-                     hint='mo reads ' + '; '.join('{}: {}'.format(r.title, r.formats) for r in frameworks()))
+    raise Error('"{}" is not a model mo reads: it looks like {}', source.path or '<bytes>', looks_like(source),
+                hint='mo reads ' + '; '.join('{}: {}'.format(r.title, r.formats) for r in frameworks()))
 
 
 def looks_like(source: ModelSource) -> str:
     """A few words on what an unclaimed model is, from its first bytes (never the bytes themselves)."""
-    if source.path is not None and not os.path.exists(source.path):
-        return 'nothing: there is no such file or directory'
     if source.is_dir:
         entries = sorted(os.listdir(source.path))[:5]
         return 'a directory of no known model format ({})'.format(', '.join(entries) or 'empty')

@@ -32,9 +32,8 @@ RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signa
 
 
 def add_arguments(parser):
-    parser.add_argument('model', nargs='?', default=None, metavar='INPUT_MODEL',
-                        help='the model, as ovc takes it: the same as --input_model')
-    parser.add_argument('--input_model', '-m', help='the model, its kind told by its content: ' + '; '.join(
+    parser.add_argument('--input_model', '-m', help='the model (also as the first argument, as ovc takes it: '
+                        '"mo convert model.onnx"), its kind told by its content: ' + '; '.join(
         '{}: {}'.format(r.title, r.formats) for r in frameworks.frameworks()))
     parser.add_argument('--output_model', metavar='PATH.xml',
                         help='ovc\'s spelling: write PATH.xml and PATH.bin (the same as --output_dir DIR --model_name '
@@ -198,12 +197,6 @@ def _bool_text(text: str) -> bool:
 
 def options_from_args(args) -> dict:
     options = {key: value for key, value in vars(args).items() if key not in ('command', 'log_level')}
-    positional = options.pop('model', None)
-    if positional is not None:
-        if options.get('input_model') not in (None, positional):
-            raise UsageError('the model is given twice: "{}" and --input_model "{}"', positional,
-                             options['input_model'])
-        options['input_model'] = positional
     output_model = options.pop('output_model', None)
     if output_model:
         if options.get('output_dir') or options.get('model_name'):

@@ -87,7 +87,7 @@ def test_identities_go_and_their_tensors_keep_their_names(tmp_path, load_folding
 
 @pytest.mark.parametrize('load_folding', [True, False], ids=['load-folding', 'extensions'])
 def test_the_plain_case_leaves_the_ir_the_general_path_leaves(tmp_path, monkeypatch, load_folding):
-    from extensions.front.tf import identity_eraser
+    from extensions.front import identity_eraser
     graph_def = _identities_everywhere()
     options = []
     if not load_folding:

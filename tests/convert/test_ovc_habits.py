@@ -35,9 +35,15 @@ def test_the_model_positional_and_output_model_as_ovc_takes_them(tmp_path):
     np.testing.assert_allclose(compiled([x])[0], _tf_output(x), rtol=1e-4, atol=1e-5)
 
 
-def test_the_model_given_twice_differently_is_a_usage_error(tmp_path):
+def test_the_model_given_twice_is_a_usage_error(tmp_path):
     proc = _mo('convert', EXAMPLE, '--input_model', 'other.pb', '--output_dir', str(tmp_path))
     assert proc.returncode == 2 and 'given twice' in proc.stderr and 'Traceback' not in proc.stderr
+
+
+def test_the_model_first_without_a_command_as_ovc_takes_it(tmp_path):
+    proc = _mo(EXAMPLE, '--output_model', str(tmp_path / 'm.xml'))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / 'm.xml').exists()
 
 
 def test_output_model_with_output_dir_is_a_usage_error(tmp_path):

@@ -12,7 +12,6 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFERRED = {
     ('mo', 'mo.api'): 'import mo stays cheap: the Python API loads on first use',
     ('mo', 'mo.utils.error'): 'import mo stays cheap: mo.Error loads on first use',
-    ('mo.main', 'mo.pipeline'): 'the command line loads only the command it runs',
     ('mo.main', 'mo.pipeline.listing'): 'the command line loads only the command it runs',
     ('mo.main', 'mo.utils.import_extensions'): 'the command line loads only the command it runs',
     ('mo.utils.import_extensions', 'extensions'): 'loading the built-in extensions is what the function does',
