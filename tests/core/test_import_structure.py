@@ -25,6 +25,8 @@ DEFERRED = {
     ('extensions.load.tf.loader', 'mo.front.tf.control_flow'): 'the control-flow raiser loads for loops only',
     ('mo.api', 'mo.pipeline.summarize'): 'TensorFlow\'s reader loads for summarize_graph only: a conversion of '
                                          'another framework\'s model imports none of it',
+    ('mo.compat', 'mo.compat.op_modules'): "import mo stays cheap: the table of the Model Optimizer's op modules "
+                                           'loads when one of them is imported',
     ('mo.graph.graph', 'mo.ops.result'): "add_opoutput, the Model Optimizer's name kept in mo.graph.graph: "
                                          'the one import of the graph layer that points up (PEP 562)',
 }
