@@ -9,8 +9,10 @@ live ``extensions/`` and ``mo/`` trees hold only what a conversion runs:
 * ``mo/compat/extensions/...`` and ``mo/compat/mo/...`` mirror the legacy paths file for file:
   ``mo/compat/extensions/front/sub.py`` is the module ``extensions.front.sub``, ``mo/compat/mo/front/Pack.py`` is
   ``mo.front.Pack``. A directory there with an ``__init__.py`` is a legacy package (``mo.utils.ir_engine``).
-* ``mo.compat.op_modules.OP_MODULES`` declares the Model Optimizer's ``ops/`` modules that mo has no file for
-  (``mo.ops.roialign``, ``mo.ops.LSTM``...): each is built on import from that table.
+* ``mo.compat.op_modules.OP_MODULES`` declares the Model Optimizer's ``ops/`` modules: those mo has no file for
+  (``mo.ops.roialign``, ``mo.ops.LSTM``...) are built on import from that table; a live one (``mo.ops.pad``) gets
+  the names it lacks through its module ``__getattr__`` (``mo.compat.ops_hook``), and two loader modules get the
+  Model Optimizer's helpers the same way (``mo.compat.helpers_hook``, ``mo.compat.loader_helpers``).
 
 One finder (``LegacyPathFinder``), installed by ``mo/__init__.py`` and ``extensions/__init__.py`` so that either
 import path works first, serves both. It stands after Python's own finders in ``sys.meta_path``: a live module
@@ -89,4 +91,5 @@ def served_files() -> list:
 def served_modules() -> list:
     """Every module path the wing serves: the tree's files and the declared op modules, sorted."""
     from mo.compat import op_modules
-    return sorted(set(served_files()) | set(op_modules.OP_MODULES))
+    return sorted(set(served_files()) | set(op_modules.declared_modules()))
+
