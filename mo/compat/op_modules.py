@@ -14,8 +14,9 @@ often build a different op for the same framework op, so these classes are not r
   under the Model Optimizer's op name, with ``attrs`` as given; an op mo has no class for is an Error naming it.
 
 A stand-in never registers (its ``op`` is set after the class is made), so importing these modules adds nothing
-to a conversion. A module mo has as a live file (``mo.ops.pad``) keeps its own classes and gets only the names
-it lacks from here, through its module ``__getattr__`` (``mo.compat.ops_hook``).
+to a conversion. A module with a file of its own, live (``mo.ops.pad``) or in the wing's tree (``mo.ops.MatMul``,
+a re-export of mo's class), keeps its classes and gets only the names it lacks from here, through its module
+``__getattr__`` (``mo.compat.ops_hook``).
 
 The table was read from the Model Optimizer's ``ops/`` folder (release 2023.3, plus the modules other releases
 had: ``batch_dot``, ``fake_convert``, ``TFIRFFT``, ``TFRFFT``, ``TFScatterND``) and from the classes its
@@ -275,12 +276,16 @@ OP_MODULES = {
     'mo.ops.upsample': {'UpsampleOp': ('Upsample', 'Upsample', '')},
 }
 
-#: the directory that holds the ``mo`` package
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: the directory that holds the ``mo`` package, and the wing's tree of legacy paths
+_WING = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(os.path.dirname(_WING))
 
 
-def _is_live(fullname: str) -> bool:
-    return os.path.isfile(os.path.join(_ROOT, *fullname.split('.')) + '.py')
+def _has_file(fullname: str) -> bool:
+    """True for a module with a file of its own: a live one (``mo/ops/pad.py``) or one of the wing's tree
+    (``mo/compat/mo/ops/MatMul.py``), which takes its missing names from this table through ``ops_hook``."""
+    parts = fullname.split('.')
+    return any(os.path.isfile(os.path.join(root, *parts) + '.py') for root in (_ROOT, _WING))
 
 
 class _DeclaredModuleLoader(importlib.abc.Loader):
@@ -299,14 +304,14 @@ class _DeclaredModuleLoader(importlib.abc.Loader):
 
 def find_spec(fullname: str):
     """The spec of a declared op module that mo has no file for, else None."""
-    if fullname not in OP_MODULES or _is_live(fullname):
+    if fullname not in OP_MODULES or _has_file(fullname):
         return None
     return importlib.machinery.ModuleSpec(fullname, _DeclaredModuleLoader(), origin=__file__)
 
 
 def declared_modules() -> list:
-    """The Model Optimizer's op module paths that only this table serves (not a live file of ``mo/ops``)."""
-    return sorted(name for name in OP_MODULES if not _is_live(name))
+    """The Model Optimizer's op module paths that only this table serves (no file, live or in the wing)."""
+    return sorted(name for name in OP_MODULES if not _has_file(name))
 
 
 _made = {}

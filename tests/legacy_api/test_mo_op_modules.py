@@ -139,6 +139,15 @@ def test_every_module_of_the_model_optimizers_ops_folder_imports():
     assert not failed, failed
 
 
+def test_find_spec_finds_a_declared_op_module():
+    import importlib.util
+    from mo.compat import served_modules
+    spec = importlib.util.find_spec('mo.ops.roialign')
+    assert spec is not None and spec.name == 'mo.ops.roialign'
+    assert 'mo.ops.roialign' in served_modules() and 'mo.ops.MatMul' in served_modules()
+    assert importlib.util.find_spec('mo.ops.no_such_op_module') is None
+
+
 @pytest.mark.parametrize('module', sorted(ONNX_EXTRACTOR_IMPORTS, key=str.lower))
 def test_the_classes_its_onnx_extractors_import_are_there(module):
     imported = importlib.import_module('mo.ops.' + module)
