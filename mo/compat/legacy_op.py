@@ -83,12 +83,14 @@ class LegacyOp(Op):
         pb = node.soft_get('pb', None)
         if pb is None:
             return None
-        if hasattr(pb, 'op_type'):  # an ONNX NodeProto
+        # the graph says which framework read it; a graph without the mark (a body) is told by its protos
+        framework = node.graph.graph.get('source_format') or ('onnx' if hasattr(pb, 'op_type') else 'tf')
+        if framework == 'onnx' and hasattr(pb, 'op_type'):  # an ONNX NodeProto
             if getattr(pb, 'domain', '') not in _ONNX_DEFAULT_DOMAINS or pb.op_type not in cls.onnx_types:
                 return None
             return builtin_extractor('onnx', pb.op_type)
         op_type = getattr(pb, 'op', None)  # a TensorFlow NodeDef
-        if isinstance(op_type, str) and op_type in cls.tf_types:
+        if framework == 'tf' and isinstance(op_type, str) and op_type in cls.tf_types:
             return builtin_extractor('tf', op_type)
         return None
 

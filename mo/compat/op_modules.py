@@ -29,7 +29,8 @@ import os
 from mo.compat.legacy_op import make_class
 
 #: module path -> {class name: the Model Optimizer's op name, or (op name, ONNX op types, TF op types) for the
-#: classes its extractors made of those framework op types}; a module of ``mo/ops`` lists only the names it lacks
+#: classes its extractors made of those framework op types}; a module with a file (live, or in the wing's tree) lists
+#: only the names that file lacks
 OP_MODULES = {
     'mo.ops.activation': {'Activation': 'Activation'},
     'mo.ops.activation_ops': {

@@ -314,3 +314,27 @@ def test_a_model_optimizer_style_extractor_converts_the_model(tmp_path, caplog, 
 def test_resize_of_opset_10_through_onnx_resize10(tmp_path):
     model, feeds = resize_model(mode='nearest', opset=10)
     check_model(model, feeds, tmp_path, extensions=[MO_STYLE_EXT])
+
+
+def test_model_optimizer_style_tf_extractors_give_mos_ir(tmp_path, caplog):
+    """The same for TensorFlow: GatherNd through ``GatherND``, one-input Where through ``NonZero``."""
+    tf = pytest.importorskip('tensorflow')
+    from tests.tensor_ops.tf_graphs import freeze
+
+    def model(x):
+        picked = tf.gather_nd(x, tf.constant([[1, 0], [0, 2]]))
+        return picked, tf.where(x > 0.5)
+    graph_def = freeze(model, tf.TensorSpec([2, 3], tf.float32))
+    path = tmp_path / 'model.pb'
+    path.write_bytes(graph_def.SerializeToString())
+    with caplog.at_level(logging.INFO):
+        team = mo.convert_model(str(path), output_dir=str(tmp_path / 'team'), model_name='model',
+                                extensions=[os.path.join(HERE, 'mo_tf_ext')])
+    for op_type in ('GatherNd', 'Where'):
+        assert any('takes over "{}"'.format(op_type) in r.getMessage() for r in caplog.records), caplog.text
+    own = mo.convert_model(str(path), output_dir=str(tmp_path / 'own'), model_name='model')
+
+    def xml(result):
+        return [line for line in result.xml_path.read_text().splitlines() if '<extensions value=' not in line]
+    assert xml(team) == xml(own)
+    assert team.bin_path.read_bytes() == own.bin_path.read_bytes()
