@@ -11,6 +11,7 @@ import logging as log
 from mo.front.frameworks import folder_framework
 from mo.utils.class_registration import is_builtin
 from mo.graph.graph import Graph
+from mo.compat.helpers_hook import legacy_helper_names
 
 
 #: where docs/extensions.md shows an extractor and an op class; tests/extensions_tutorial checks the anchor exists
@@ -117,3 +118,7 @@ def snapshot_extractors() -> dict:
 def restore_extractors(snapshot: dict):
     FrontExtractorOp.registry.clear()
     FrontExtractorOp.registry.update({fw: dict(table) for fw, table in snapshot.items()})
+
+
+# the Model Optimizer's helpers of this module path (its extractors import them from here) come from mo.compat
+__getattr__ = legacy_helper_names(__name__)

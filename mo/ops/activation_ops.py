@@ -9,6 +9,7 @@ import numpy as np
 
 from mo.front.common.partial_infer.elemental import copy_shape_infer
 from mo.ops.op import Op
+from mo.compat.ops_hook import legacy_op_names
 
 
 def _softplus(x):
@@ -143,3 +144,7 @@ class Clamp(Activation):
 
     def backend_attrs(self):
         return ['min', 'max']
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

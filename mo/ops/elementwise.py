@@ -5,6 +5,7 @@ import numpy as np
 from mo.front.common.partial_infer.elemental import copy_shape_infer, eltwise_infer
 from mo.ops.activation_ops import Activation
 from mo.ops.op import Op
+from mo.compat.ops_hook import legacy_op_names
 
 
 def bool_output_type(node):
@@ -201,3 +202,7 @@ class LogicalNot(Op):
 class Sign(Activation):
     op = type = 'Sign'
     operation = staticmethod(np.sign)
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

@@ -7,6 +7,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.error import Error
+from mo.compat.ops_hook import legacy_op_names
 
 
 def gather_value(data, indices, axis: int, batch_dims: int):
@@ -63,3 +64,7 @@ class Gather(Op):
             return
         out = list(data_shape[:axis]) + list(indices_shape[batch_dims:]) + list(data_shape[axis + 1:])
         node.out_port(0).data.set_shape(out)
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

@@ -1,6 +1,7 @@
 """MVN: mean-variance normalization over ``axes`` (opset6)."""
 from mo.front.common.partial_infer.elemental import copy_shape_infer
 from mo.ops.op import Op
+from mo.compat.ops_hook import legacy_op_names
 
 
 class MVN(Op):
@@ -15,3 +16,7 @@ class MVN(Op):
 
     def backend_attrs(self):
         return ['eps', 'eps_mode', 'normalize_variance']
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

@@ -4,6 +4,7 @@ import numpy as np
 from mo.utils.shape import fold_allowed
 from mo.ops.op import Op
 from mo.utils.error import Error
+from mo.compat.ops_hook import legacy_op_names
 
 #: opset pad_mode -> numpy.pad mode
 _NUMPY_MODES = {'constant': 'constant', 'edge': 'edge', 'reflect': 'reflect', 'symmetric': 'symmetric'}
@@ -57,3 +58,7 @@ class Pad(Op):
             return
         out = [-1 if d < 0 else int(d) + b + e for d, b, e in zip(shape, begin, end)]
         node.out_port(0).data.set_shape(out)
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

@@ -11,6 +11,7 @@ from mo.utils.shape import int64_array
 from mo.ops.convolution import _csv, _ints, forward_pads, sliding_windows
 from mo.ops.op import Op
 from mo.utils.error import Error
+from mo.compat.ops_hook import legacy_op_names
 
 
 class _Pool(Op):
@@ -91,3 +92,7 @@ class AvgPool(_Pool):
         else:
             count = float(np.prod(kernel))
         return (total / count).astype(x.dtype)
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

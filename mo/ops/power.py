@@ -7,6 +7,7 @@ import numpy as np
 
 from mo.front.common.partial_infer.elemental import copy_shape_infer
 from mo.ops.op import Op
+from mo.compat.ops_hook import legacy_op_names
 
 
 class Power(Op):
@@ -27,3 +28,7 @@ class Power(Op):
     @staticmethod
     def infer(node):
         copy_shape_infer(node, lambda x: Power.compute(node, x))
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

@@ -7,6 +7,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.error import Error
+from mo.compat.ops_hook import legacy_op_names
 
 
 class Slice(Op):
@@ -45,3 +46,7 @@ class Slice(Op):
             return
         out = [-1 if d < 0 else len(range(*sub.indices(int(d)))) for d, sub in zip(shape, index)]
         node.out_port(0).data.set_shape(out)
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

@@ -3,6 +3,7 @@ import numpy as np
 
 from mo.ops.op import Op
 from mo.utils.error import Error
+from mo.compat.ops_hook import legacy_op_names
 
 
 def _axis(node, rank):
@@ -107,3 +108,7 @@ class VariadicSplit(Op):
             raise Error('VariadicSplit "{}": lengths {} do not add up to dimension {} of size {}', name,
                         [int(v) for v in np.ravel(lengths)], axis, size)
         _set_outputs(node, shape, axis, sizes)
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

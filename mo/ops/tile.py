@@ -3,6 +3,7 @@ import numpy as np
 
 from mo.utils.shape import fold_allowed
 from mo.ops.op import Op
+from mo.compat.ops_hook import legacy_op_names
 
 
 class Tile(Op):
@@ -36,3 +37,7 @@ class Tile(Op):
             node.out_port(0).data.set_value(np.tile(value, repeats))
         else:
             node.out_port(0).data.set_shape([-1 if d < 0 else d * r for d, r in zip(dims, repeats)])
+
+
+# the Model Optimizer's classes of this module path that mo has not (its extractors import them) come from mo.compat
+__getattr__ = legacy_op_names(__name__)

@@ -30,45 +30,6 @@ FRAMEWORK_SUBDIRS = {name: tuple('{}/{}'.format(phase, name) for phase in FRAMEW
                      for name in framework_names()}
 
 
-#: built-in modules kept only under the Model Optimizer's module paths, for authors' code that imports them (their
-#: classes are ``legacy_only``, the ``pass_separator`` modules re-export the anchors): they register nothing, so
-#: loading the built-ins skips them, and an author's import still finds them. tests/core/test_framework_loading.py
-#: checks that importing them changes no registry and that no other module is ``legacy_only``.
-LEGACY_PATH_MODULES = frozenset((
-    'extensions.back.pass_separator',
-    'extensions.front.ArgOpsSqueeze',
-    'extensions.front.AttributedClampNormalizer',
-    'extensions.front.AttributedGatherNormalizer',
-    'extensions.front.AttributedRollToRoll',
-    'extensions.front.ExpandDimsToUnsqueeze',
-    'extensions.front.FillToBroadcast',
-    'extensions.front.HSwish_fusion',
-    'extensions.front.LayerNorm',
-    'extensions.front.Log1p',
-    'extensions.front.OneHotDepthNormalizer',
-    'extensions.front.PowerToEltwises',
-    'extensions.front.SizeReplacer',
-    'extensions.front.ThresholdedReluDecomposition',
-    'extensions.front.TopKNormalize',
-    'extensions.front.TransposeOrderNormalizer',
-    'extensions.front.binary_quantize_normalization',
-    'extensions.front.div',
-    'extensions.front.eltwise_n',
-    'extensions.front.onnx.MvnOnnxToMvn',
-    'extensions.front.pass_separator',
-    'extensions.front.reciprocal',
-    'extensions.front.split_normalizer',
-    'extensions.front.squared_difference',
-    'extensions.front.sub',
-    'extensions.front.tf.ClipByValueTFTransformation',
-    'extensions.front.tf.TFSliceToSlice',
-    'extensions.front.tf.WhereDecomposition',
-    'extensions.front.tf.floor_div_decomposition',
-    'extensions.front.tf.identityN_to_identity',
-    'extensions.middle.pass_separator',
-))
-
-
 def _framework_modules():
     # anchors and the framework's own steps register themselves on import
     import mo.utils.anchors  # noqa: F401
@@ -102,11 +63,11 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
         if not os.path.isdir(directory):
             continue
         package = 'extensions.' + sub.replace('/', '.')
+        # the Model Optimizer's module paths live in mo/compat (mo.compat), outside these folders: every module
+        # listed here is a live one
         names = sorted(info.name for info in pkgutil.iter_modules([directory]) if not info.ispkg)
         for name in names:
-            module = '{}.{}'.format(package, name)
-            if module not in LEGACY_PATH_MODULES:
-                importlib.import_module(module)
+            importlib.import_module('{}.{}'.format(package, name))
     if with_converter:
         importlib.import_module('extensions.pipeline_order')
 

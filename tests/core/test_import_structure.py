@@ -24,6 +24,16 @@ DEFERRED = {
     ('extensions.load.tf.loader', 'mo.front.tf.control_flow'): 'the control-flow raiser loads for loops only',
     ('mo.api', 'mo.pipeline.summarize'): 'TensorFlow\'s reader loads for summarize_graph only: a conversion of '
                                          'another framework\'s model imports none of it',
+    ('mo.compat', 'mo.compat.op_modules'): "import mo stays cheap: the table of the Model Optimizer's op modules "
+                                           'loads when one of them is imported',
+    ('mo.compat.ops_hook', 'mo.compat.op_modules'): "a live op module's __getattr__ (PEP 562) loads the Model "
+                                                     "Optimizer's stand-ins when one is asked for",
+    ('mo.compat.helpers_hook', 'mo.compat.loader_helpers'): "a live loader module's __getattr__ (PEP 562) loads the "
+                                                            "Model Optimizer's helpers when one is asked for",
+    ('mo.compat.legacy_op', 'mo.ops'): "loading the built-in op classes is what the function does (a stand-in "
+                                       "used outside a conversion)",
+    ('mo.compat.legacy_op', 'extensions.ops'): 'loading the built-in op classes is what the function does (a '
+                                               'stand-in used outside a conversion)',
     ('mo.graph.graph', 'mo.ops.result'): "add_opoutput, the Model Optimizer's name kept in mo.graph.graph: "
                                          'the one import of the graph layer that points up (PEP 562)',
 }

@@ -9,7 +9,7 @@ from mo.ops.activation_ops import Floor
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Div, Mul
 from mo.ops.gather import Gather
-from mo.ops.interpolate import Interpolate
+from mo.ops.nn_ops import Interpolate
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceMax, ReduceMin
 from mo.ops.shapeof import ShapeOf

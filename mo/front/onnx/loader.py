@@ -26,6 +26,7 @@ from mo.front.onnx.tensor import ExternalData, tensor_to_numpy
 from mo.graph.graph import Graph, Node
 from mo.graph.port import own_port_table, writable_port_record
 from mo.utils.error import Error
+from mo.compat.helpers_hook import legacy_helper_names
 
 #: the default domain's names
 DEFAULT_DOMAINS = ('', 'ai.onnx')
@@ -234,3 +235,7 @@ def _outer_parameter(graph: Graph, name: str, outer: dict):
 def node_domain_opset(node: Node) -> int:
     """The opset version of the node's domain that the model imports (default domain: the model's opset)."""
     return node.soft_get('onnx_opset', None) or 1
+
+
+# the Model Optimizer's helpers of this module path (its extractors import them from here) come from mo.compat
+__getattr__ = legacy_helper_names(__name__)

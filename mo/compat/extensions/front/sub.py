@@ -6,7 +6,7 @@ Sub is renamed ``<name>/to_be_removed`` and left unconnected for the clean-up. A
 known values (a shape computation) and one marked ``zero_point_sub`` stay. mo's IR keeps ``Subtract``, so
 the class is ``legacy_only`` (the Model Optimizer's was disabled too: its middle-phase fusing called it).
 """
-from extensions.front.legacy_inverse_input import replace_with_inverse_of_second
+from mo.compat.inverse_input import replace_with_inverse_of_second
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.graph.graph import Graph, Node
 from mo.ops.elementwise import Add, Mul

@@ -8,7 +8,7 @@ mo's IR keeps ``Divide``, so the class is ``legacy_only`` (the Model Optimizer's
 """
 import numpy as np
 
-from extensions.front.legacy_inverse_input import replace_with_inverse_of_second
+from mo.compat.inverse_input import replace_with_inverse_of_second
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.graph.graph import Graph, Node
 from mo.ops.elementwise import Mul, Pow
