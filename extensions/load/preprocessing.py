@@ -24,7 +24,6 @@ from mo.graph.graph import Graph, Node
 from mo.ops.elementwise import Div, Sub
 from mo.ops.tensor_ops import Reverse
 from mo.ops.transpose import Transpose
-from mo.utils.class_registration import registered_steps
 from mo.utils.error import UsageError
 
 #: node attribute: 'mean' or 'scale' on the Subtract or Divide made here (a middle pass folds them into the
@@ -87,6 +86,12 @@ class Preprocessing:
     def names(self) -> set:
         return {n for table in (self.means, self.scales, self.layouts) for n in table if n is not None}
 
+    def rename(self, names: dict):
+        """Key the per-input values by the input's node name (``names``: any name of an input -> its node's)."""
+        for table in (self.means, self.scales, self.layouts):
+            for alias in [n for n in table if n is not None and names.get(n, n) != n]:
+                table[names[alias]] = table.pop(alias)
+
     @staticmethod
     def _for(table: dict, name: str):
         return table.get(name, table.get(None))
@@ -96,18 +101,22 @@ class InputPreprocessing(LoadReplacementPattern):
     """--layout, --reverse_input_channels, --mean_values, --scale_values, --scale: ops after each input."""
     id = 'InputPreprocessing'
 
-    def run_after(self):
-        return registered_steps('extensions.load.tf.loader.TFExtractor', 'extensions.load.onnx.loader.ONNXExtractor')
+    # Each framework's extraction step runs before this one (it names this step in its ``run_before``), so no
+    # shared module names a framework.
 
     def find_and_replace_pattern(self, graph: Graph):
         prep = Preprocessing(graph.graph.get('cmd_params') or {})
         if not prep.any():
             return
         parameters = {p.soft_get('name', p.id): p for p in graph.get_op_nodes(type='Parameter')}
-        unknown = sorted(prep.names() - set(parameters))
+        aliases = _input_aliases(graph, parameters)
+        unknown = sorted(prep.names() - set(aliases))
         if unknown:
+            shown = sorted(_shown_name(graph, parameter) for parameter in parameters.values())
             raise UsageError('Preprocessing names input "{}", which the model does not have (inputs: {})',
-                             unknown[0], ', '.join(sorted(parameters)))
+                             unknown[0], ', '.join(shown))
+        prep.rename({alias: name for alias, parameter in aliases.items()
+                     for name, p in parameters.items() if p is parameter})
         reversed_any = False
         for name, parameter in sorted(parameters.items()):
             reversed_any |= self._preprocess(graph, prep, name, parameter)
@@ -162,3 +171,24 @@ class InputPreprocessing(LoadReplacementPattern):
             consumer.disconnect()
             tail.connect(consumer)
         return reversed_here
+
+
+def _input_aliases(graph: Graph, parameters: dict) -> dict:
+    """Every name a model input is known by -> its Parameter: the node's name, its tensor's names (``x:0``) and
+    a signature's key for it (a SavedModel's ``keras_tensor`` for ``serving_default_keras_tensor``), the names
+    ``--input`` accepts and the IR shows."""
+    aliases = dict(parameters)
+    for parameter in parameters.values():
+        for name in parameter.out_port(0).get_tensor_names():
+            aliases.setdefault(name, parameter)
+    by_id = {p.id: p for p in parameters.values()}
+    for key, node_id in (graph.graph.get('signature_names') or {}).items():
+        if node_id in by_id:
+            aliases[key] = by_id[node_id]
+    return aliases
+
+
+def _shown_name(graph: Graph, parameter: Node) -> str:
+    """The name an input is shown by: a signature's key for it, else its node's."""
+    keys = [key for key, node_id in (graph.graph.get('signature_names') or {}).items() if node_id == parameter.id]
+    return keys[0] if keys else parameter.soft_get('name', parameter.id)

@@ -107,3 +107,23 @@ def test_scale_folds_into_the_first_convolution_and_the_mean_where_it_reads_no_p
         expected = tf_model.run({'input:0': _numpy_preprocessing(raw, MEAN, SCALE)}, ['Identity:0'])[0]
     actual = run_openvino(tmp_path / 'first_conv.xml', {'input': raw})[0]
     np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_a_savedmodel_input_takes_preprocessing_by_the_name_mo_shows(tmp_path):
+    """A SavedModel's input is shown by its signature's key (``keras_tensor``); the preprocessing flags take that
+    name, as --input does, and the IR computes the model on the preprocessed data as TensorFlow does."""
+    import tensorflow as tf
+    keras = tf.keras
+    inputs = keras.Input((4,))
+    model = keras.Model(inputs, keras.layers.Dense(3)(inputs))
+    model.export(str(tmp_path / 'sm'))
+    plain = mo.convert_model(str(tmp_path / 'sm'), output_dir=str(tmp_path / 'plain'))
+    name = plain.inputs[0].name
+    mean, scale = [1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 8.0, 16.0]
+    result = mo.convert_model(str(tmp_path / 'sm'), output_dir=str(tmp_path / 'prep'), input=[(name, [2, 4])],
+                              mean_values={name: mean}, scale_values={name: scale})
+    raw = np.random.default_rng(3).standard_normal((2, 4)).astype(np.float32) * 10
+    expected = model((raw - np.array(mean, np.float32)) / np.array(scale, np.float32)).numpy()
+    np.testing.assert_allclose(run_openvino(result.xml_path, {name: raw})[0], expected, rtol=1e-5, atol=1e-5)
+    with pytest.raises(mo.Error, match='inputs: {}'.format(name)):
+        mo.convert_model(str(tmp_path / 'sm'), output_dir=str(tmp_path / 'bad'), mean_values={'nope': mean})

@@ -1,5 +1,6 @@
 """Load phase for ONNX: read the model, apply --input/--output, add Results, extract ops."""
 
+from extensions.load.preprocessing import InputPreprocessing
 from mo.front.common.input_spec import input_specs, parse_output
 from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
@@ -152,6 +153,9 @@ class ONNXExtractor(LoadReplacementPattern):
 
     def run_after(self):
         return [ONNXAddResults]
+
+    def run_before(self):
+        return [InputPreprocessing]  # the preprocessing flags act on the extracted inputs
 
     def find_and_replace_pattern(self, graph: Graph):
         todo, unknown = extractors_of_nodes(

@@ -2,6 +2,7 @@
 import logging as log
 
 from extensions.back.signature_names import SIGNATURE_NAMES  # the signature's names, which --input/--output accept
+from extensions.load.preprocessing import InputPreprocessing
 from mo.utils.heap import release_free_heap
 from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
@@ -429,6 +430,9 @@ class TFExtractor(LoadReplacementPattern):
 
     def run_after(self):
         return [TFAddResults]
+
+    def run_before(self):
+        return [InputPreprocessing]  # the preprocessing flags act on the extracted inputs
 
     def find_and_replace_pattern(self, graph: Graph):
         todo, unknown = extractors_of_nodes(graph, 'tf')
