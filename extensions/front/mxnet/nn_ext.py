@@ -15,3 +15,12 @@ class NeuralNetExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         return pending(node, cls._SAME.get(node.op))
+
+
+class RecurrentExtractor(FrontExtractorOp):
+    """RNN and Gluon's _rnn_param_concat -> ``MXRNN``, ``MXrnn_param_concat`` for ``rnn_lowering``."""
+    op = ['RNN', '_rnn_param_concat']
+
+    @classmethod
+    def extract(cls, node):
+        return pending(node)
