@@ -158,6 +158,8 @@ FRONT = [
     'extensions.front.mxnet.array_lowering.SliceChannelLowering',
     'extensions.front.mxnet.array_lowering.TakeLowering',
     'extensions.front.mxnet.array_lowering.EmbeddingLowering',
+    'extensions.front.mxnet.box_lowering.BoxDecodeLowering',
+    'extensions.front.mxnet.box_lowering.MultiBoxPriorLowering',
     'extensions.front.mxnet.elementwise_lowering.ScalarLowering',
     'extensions.front.mxnet.elementwise_lowering.ComparisonLowering',
     'extensions.front.mxnet.elementwise_lowering.SquareLowering',

@@ -24,3 +24,13 @@ class RecurrentExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         return pending(node)
+
+
+class DetectionExtractor(FrontExtractorOp):
+    """MXNet's detection ops -> ``MX<op>`` for ``box_lowering`` and ``detection_lowering``."""
+    op = ['_contrib_MultiBoxPrior', '_contrib_box_decode', '_contrib_ROIAlign', 'ROIPooling', '_contrib_box_nms',
+          '_contrib_MultiBoxDetection', '_contrib_Proposal']
+
+    @classmethod
+    def extract(cls, node):
+        return pending(node)
