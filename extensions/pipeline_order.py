@@ -160,6 +160,8 @@ FRONT = [
     'extensions.front.mxnet.array_lowering.EmbeddingLowering',
     'extensions.front.mxnet.box_lowering.BoxDecodeLowering',
     'extensions.front.mxnet.box_lowering.MultiBoxPriorLowering',
+    'extensions.front.mxnet.detection_lowering.ROIAlignLowering',
+    'extensions.front.mxnet.detection_lowering.BoxNMSLowering',
     'extensions.front.mxnet.elementwise_lowering.ScalarLowering',
     'extensions.front.mxnet.elementwise_lowering.ComparisonLowering',
     'extensions.front.mxnet.elementwise_lowering.SquareLowering',
