@@ -186,6 +186,7 @@ FRONT = [
     'extensions.front.mxnet.norm_lowering.BatchNormLowering',
     'extensions.front.mxnet.norm_lowering.L2NormalizationLowering',
     'extensions.front.mxnet.pool_lowering.PoolingLowering',
+    'extensions.front.mxnet.pool_lowering.AdaptiveAvgPoolingLowering',
     'extensions.front.mxnet.reduce_lowering.MeanLowering',
     'extensions.front.mxnet.reduce_lowering.SumLowering',
     'extensions.front.mxnet.reduce_lowering.MaxLowering',

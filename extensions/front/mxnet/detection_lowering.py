@@ -9,6 +9,7 @@ from extensions.ops.detection import ROIAlign
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
+from mo.ops.shapeof import ShapeOf
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Greater, Minimum, Mul, NotEqual, Sub
@@ -78,66 +79,89 @@ def _to_centres(b: Builder, boxes, suffix: str):
     return b.op(Concat, [cx, cy, w, h], suffix, axis=-1, in_ports_count=4)
 
 
+def _item(b: Builder, table, index: int, suffix: str):
+    """``table[..., index]`` (the last axis dropped)."""
+    return b.op(Gather, [table, ints(b, index, suffix + '/index'), ints(b, -1, suffix + '/axis')], suffix)
+
+
+def _items(b: Builder, table, start: int, stop, suffix: str):
+    """``table[..., start:stop]``."""
+    return b.op(Slice, [table, ints(b, [start], suffix + '/start'),
+                        ints(b, [BIG if stop is None else stop], suffix + '/stop'), ints(b, [1], suffix + '/step'),
+                        ints(b, [-1], suffix + '/axis')], suffix)
+
+
 class BoxNMSLowering(OpRule):
-    """_contrib_box_nms(data [1, N, K]) = the records of NonMaxSuppression's choice, best first, then rows of -1
-    up to N. A record is valid with score > valid_thresh (and an id other than background_id); only the topk best
-    valid ones compete (topk -1: all); a box suppresses a worse one of IoU > overlap_thresh of its own id (any id
-    with force_suppress or without id_index), ids kept apart by shifting each id's boxes beyond the others';
+    """_contrib_box_nms(data [B, N, K]) = per batch, the records NonMaxSuppression keeps, best first, then rows of
+    -1 up to N. A record is valid with score > valid_thresh (and an id other than background_id); only the topk
+    best valid ones compete (topk -1: all); a box suppresses a worse one of IoU > overlap_thresh of its own id (any
+    id with force_suppress or without id_index), ids kept apart by shifting each id's boxes beyond the others';
     out_format other than in_format rewrites the coordinates of the records given."""
     op = 'MXcontrib_box_nms'
 
     def rewrite(self, node: Node, b: Builder):
+        from mo.ops.elementwise import Less, LogicalAnd
+        from mo.ops.range import Range
+        from mo.ops.reduce import ReduceSum
+        from mo.ops.tensor_ops import GatherND, ScatterNDUpdate
         attr = mxnet_attr(node)
         start, score_index = attr.int('coord_start', 2), attr.int('score_index', 1)
         id_index, background = attr.int('id_index', -1), attr.int('background_id', -1)
         topk, threshold = attr.int('topk', -1), attr.float('valid_thresh', 0.0)
         in_format, out_format = attr.str('in_format', 'corner'), attr.str('out_format', 'corner')
-        records = b.op(Squeeze, [node.in_port(0), ints(b, [0], 'batch_axis')], 'records')  # [N, K]
-        count = dims(b, records, [0], 'count')
-        scores = column(b, records, score_index, 'scores')
+        data = node.in_port(0)
+        records = data  # [B, N, K]
+        count = dims(b, data, [1], 'count')
+        scores = _item(b, records, score_index, 'scores')  # [B, N]
         valid = b.op(Greater, [scores, b.const(np.array(threshold, F32), 'valid_thresh', F32)], 'valid')
         if id_index >= 0 and background >= 0:
-            ids = column(b, records, id_index, 'ids_bg')
-            from mo.ops.elementwise import LogicalAnd
+            ids = _item(b, records, id_index, 'ids_bg')
             valid = b.op(LogicalAnd, [valid, b.op(NotEqual, [ids, b.const(np.array(background, F32), 'background',
                                                                            F32)], 'not_background')], 'valid_id')
-        lowest = b.const(np.array(-3e38, F32), 'lowest', F32)
-        masked = b.op(Select, [valid, scores, lowest], 'masked')
+        masked = b.op(Select, [valid, scores, b.const(np.array(-3e38, F32), 'lowest', F32)], 'masked')
         if topk > 0:
             k = b.op(Squeeze, [b.op(Minimum, [count, ints(b, [topk], 'topk')], 'k_1d'), ints(b, [0], 'k_axis')], 'k')
-            best = b.op(TopK, [masked, k], 'best', axis=0, mode='max', sort='value', index_element_type='i64',
+            best = b.op(TopK, [masked, k], 'best', axis=1, mode='max', sort='value', index_element_type='i64',
                         out_ports_count=2)
-            records = b.op(Gather, [records, best.out_port(1), ints(b, 0, 'best_axis')], 'best_records')
+            records = b.op(Gather, [records, best.out_port(1), ints(b, 1, 'best_axis')], 'best_records',
+                           batch_dims=1)
             masked = best.out_port(0)
-        boxes = columns(b, records, start, start + 4, 'boxes')
+        boxes = _items(b, records, start, start + 4, 'boxes')
         if in_format == 'center':
             boxes = _to_corners(b, boxes, 'corners')
         if id_index >= 0 and not attr.bool('force_suppress', False):
             # each id's boxes moved past every other id's: no IoU across ids
-            span = b.op(Add, [b.op(Sub, [b.op(ReduceMax, [boxes, ints(b, [0, 1], 'all')], 'max'),
-                                         b.op(ReduceMin, [boxes, ints(b, [0, 1], 'all2')], 'min')], 'range'),
-                              b.const(np.array(1, F32), 'one', F32)], 'span')
-            ids = columns(b, records, id_index, id_index + 1, 'ids')
+            every = ints(b, [0, 1, 2], 'all')
+            span = b.op(Add, [b.op(Sub, [b.op(ReduceMax, [boxes, every], 'max'), b.op(ReduceMin, [boxes, every], 'min')],
+                                   'range'), b.const(np.array(1, F32), 'one', F32)], 'span')
+            ids = _items(b, records, id_index, id_index + 1, 'ids')
             boxes = b.op(Add, [boxes, b.op(Mul, [ids, span], 'shift')], 'shifted')
         nms = b.op(NonMaxSuppression, [
-            b.op(Unsqueeze, [boxes, ints(b, [0], 'boxes_axis')], 'nms_boxes'),
-            b.op(Unsqueeze, [masked, ints(b, [0, 1], 'scores_axes')], 'nms_scores'),
+            boxes, b.op(Unsqueeze, [masked, ints(b, [1], 'scores_axis')], 'nms_scores'),
             b.op(Convert, [count], 'max_boxes', dst_type=np.dtype(np.int64)),
             b.const(np.array(attr.float('overlap_thresh', 0.5), F32), 'iou', F32),
             b.const(np.array(-1e38, F32), 'score_threshold', F32)], 'nms', box_encoding='corner',
-            sort_result_descending=True, output_type=np.int64, out_ports_count=3)
-        chosen = column(b, nms.out_port(0), 2, 'chosen')
-        kept = b.op(Gather, [records, chosen, ints(b, 0, 'kept_axis')], 'kept')
+            sort_result_descending=False, output_type=np.int64, out_ports_count=3)
+        # [M, 3] by batch, each batch's best first: (batch, box) of each, and its row in its batch
+        chosen = b.op(Gather, [nms.out_port(0), ints(b, [0, 2], 'batch_box'), ints(b, 1, 'chosen_axis')], 'chosen')
+        kept = b.op(GatherND, [records, chosen], 'kept')  # [M, K]
         if in_format != out_format:
-            coords = columns(b, kept, start, start + 4, 'kept_boxes')
-            coords = _to_centres(b, coords, 'centres') if out_format == 'center' else _to_corners(b, coords, 'corners_out')
-            kept = b.op(Concat, [columns(b, kept, 0, start, 'head'), coords, columns(b, kept, start + 4, None, 'tail')],
+            coords = _items(b, kept, start, start + 4, 'kept_boxes')
+            coords = _to_centres(b, coords, 'centres') if out_format == 'center' else _to_corners(b, coords,
+                                                                                               'corners_out')
+            kept = b.op(Concat, [_items(b, kept, 0, start, 'head'), coords, _items(b, kept, start + 4, None, 'tail')],
                         'kept_format', axis=1, in_ports_count=3)
-        from extensions.front.mxnet.formulas import concat, shape_of
-        fill = b.op(Broadcast, [b.const(np.array(-1, F32), 'minus_one', F32),
-                                concat(b, [dims(b, node.in_port(0), [1, 2], 'nk')], 'fill_shape')], 'fill')
-        padded = b.op(Concat, [kept, fill], 'padded', axis=0, in_ports_count=2)
-        rows = b.op(Slice, [padded, ints(b, [0], 'rows_start'), count, ints(b, [1], 'rows_step'),
-                            ints(b, [0], 'rows_axis')], 'rows')
-        del shape_of
-        return b.op(Unsqueeze, [rows, ints(b, [0], 'out_batch')], 'output')
+        batch = _item(b, chosen, 0, 'batch')  # [M]
+        earlier = b.op(Less, [b.op(Unsqueeze, [batch, ints(b, [0], 'row')], 'batch_row'),
+                              b.op(Unsqueeze, [batch, ints(b, [1], 'col')], 'batch_col')], 'earlier')
+        first = b.op(ReduceSum, [b.op(Convert, [earlier], 'earlier_i', dst_type=np.dtype(np.int64)),
+                                 ints(b, [1], 'sum_axis')], 'first')
+        selected = b.op(Squeeze, [dims(b, chosen, [0], 'selected_1d'), ints(b, [0], 'sel_axis')], 'selected')
+        order = b.op(Range, [ints(b, 0, 'r_start'), selected, ints(b, 1, 'r_step')], 'order', output_type=np.int64)
+        row = b.op(Sub, [order, first], 'row_in_batch')
+        target = b.op(Concat, [b.op(Unsqueeze, [batch, ints(b, [1], 't_b')], 'target_batch'),
+                               b.op(Unsqueeze, [row, ints(b, [1], 't_r')], 'target_row')], 'target', axis=1,
+                      in_ports_count=2)
+        fill = b.op(Broadcast, [b.const(np.array(-1, F32), 'minus_one', F32), b.op(ShapeOf, [data], 'data_shape', output_type=np.int64)],
+                    'fill')
+        return b.op(ScatterNDUpdate, [fill, target, kept], 'output')

@@ -9,7 +9,7 @@ class NeuralNetExtractor(FrontExtractorOp):
     L2Normalization, Flatten, UpSampling, BilinearResize2D -> ``MX<op>`` for their rules."""
     op = ['Convolution', 'Deconvolution', 'FullyConnected', 'BatchNorm', 'Pooling', 'LeakyReLU', 'softmax',
           'log_softmax', 'SoftmaxActivation', 'SoftmaxOutput', 'Softmax', 'L2Normalization', 'Flatten', 'flatten',
-          'UpSampling', '_contrib_BilinearResize2D', 'InstanceNorm', 'LayerNorm', 'LRN']
+          'UpSampling', '_contrib_BilinearResize2D', '_contrib_AdaptiveAvgPooling2D']
     _SAME = {'Softmax': 'MXSoftmaxOutput', 'flatten': 'MXFlatten'}
 
     @classmethod

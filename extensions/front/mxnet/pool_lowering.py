@@ -47,3 +47,15 @@ class PoolingLowering(OpRule):
         if pool_type == 'sum':
             return b.op(Mul, [pooled, like(b, float(np.prod(kernel)), pooled, 'window')], 'sum')
         return pooled
+
+
+class AdaptiveAvgPoolingLowering(OpRule):
+    """_contrib_AdaptiveAvgPooling2D(x, output_size) = AdaptiveAvgPool(x, output_size) (one value: square)."""
+    op = 'MXcontrib_AdaptiveAvgPooling2D'
+
+    def rewrite(self, node: Node, b: Builder):
+        from extensions.front.mxnet.formulas import ints
+        from extensions.ops.adaptive_pool import AdaptiveAvgPool
+        size = mxnet_attr(node).tuple('output_size', (1,)) or (1,)
+        size = list(size) * 2 if len(size) == 1 else list(size)
+        return b.op(AdaptiveAvgPool, [node.in_port(0), ints(b, size, 'output_size')], 'pool')
