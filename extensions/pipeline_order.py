@@ -162,6 +162,8 @@ FRONT = [
     'extensions.front.mxnet.box_lowering.MultiBoxPriorLowering',
     'extensions.front.mxnet.detection_lowering.ROIAlignLowering',
     'extensions.front.mxnet.detection_lowering.BoxNMSLowering',
+    'extensions.front.mxnet.detection_lowering.ROIPoolingLowering',
+    'extensions.front.mxnet.detection_lowering.ProposalLowering',
     'extensions.front.mxnet.elementwise_lowering.ScalarLowering',
     'extensions.front.mxnet.elementwise_lowering.ComparisonLowering',
     'extensions.front.mxnet.elementwise_lowering.SquareLowering',

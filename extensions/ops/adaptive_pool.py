@@ -24,6 +24,6 @@ class AdaptiveAvgPool(Op):
             raise Error('AdaptiveAvgPool "{}": the output shape must be a constant', node.soft_get('name', node.id))
         sizes = [int(v) for v in size.reshape(-1)]
         if len(sizes) != len(shape) - 2:
-            raise Error('AdaptiveAvgPool "{}": {} output sizes for an input of shape {}', node.soft_get('name', node.id),
-                        len(sizes), [int(d) for d in shape])
+            raise Error('AdaptiveAvgPool "{}": {} output sizes for an input of shape {}',
+                        node.soft_get('name', node.id), len(sizes), [int(d) for d in shape])
         node.out_port(0).data.set_shape([int(shape[0]), int(shape[1])] + sizes)

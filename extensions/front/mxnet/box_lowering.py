@@ -6,7 +6,6 @@ constant; box_decode is element-wise arithmetic on the four coordinates.
 import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
-from extensions.front.mxnet.elementwise_lowering import like
 from extensions.front.mxnet.formulas import dims, ints
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

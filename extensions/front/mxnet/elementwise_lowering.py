@@ -18,7 +18,6 @@ from mo.ops.elementwise import (Add, Div, Equal, Greater, GreaterEqual, Less, Le
 from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
 from mo.front.mxnet.dtypes import np_dtype_of_name
-from mo.utils.error import Error
 
 
 def like(b: Builder, value, x, suffix: str):

@@ -1,6 +1,4 @@
 """MXNet's normalizations at inference, from opset ops."""
-import numpy as np
-
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.elementwise_lowering import like
 from extensions.front.mxnet.formulas import all_axes, ints, per_channel

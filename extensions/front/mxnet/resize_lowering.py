@@ -33,7 +33,7 @@ class UpSamplingLowering(OpRule):
                         nearest_mode='floor')
         if kind != 'bilinear':
             raise Error('UpSampling "{}": sample_type "{}" is not one of nearest, bilinear', b.name, kind)
-        kernel, pad = 2 * scale - scale % 2, int(np.ceil((scale - 1) / 2.0))
+        pad = int(np.ceil((scale - 1) / 2.0))  # the kernel, 2 * scale - scale % 2, is the weight's
         weights = grouped(b, node.in_port(1), attr.int('num_filter'), 'weights')
         return b.op(GroupConvolutionBackpropData, [x, weights], 'deconv', strides=np.array([scale, scale], np.int64),
                     dilations=np.array([1, 1], np.int64), pads_begin=np.array([pad, pad], np.int64),

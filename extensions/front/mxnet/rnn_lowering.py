@@ -13,7 +13,6 @@ MXNet's RNN and the opset differ in these ways, each bridged here:
   the GRU is cuDNN's, ``linear_before_reset`` in the opset, whose B is ``[Wb_z + Rb_z, Wb_r + Rb_r, Wb_h, Rb_h]``;
 * begin states that Gluon makes with ``_zeros`` of an inferred batch (or leaves out) are zeros here.
 """
-import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.elementwise_lowering import like
