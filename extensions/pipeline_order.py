@@ -176,6 +176,7 @@ FRONT = [
     'extensions.front.mxnet.elementwise_lowering.ZerosLikeLowering',
     'extensions.front.mxnet.elementwise_lowering.OnesLikeLowering',
     'extensions.front.mxnet.elementwise_lowering.ShapeArrayLowering',
+    'extensions.front.mxnet.multibox_lowering.MultiBoxDetectionLowering',
     'extensions.front.mxnet.nn_lowering.ConvolutionLowering',
     'extensions.front.mxnet.nn_lowering.DeconvolutionLowering',
     'extensions.front.mxnet.nn_lowering.FlattenLowering',
