@@ -199,3 +199,38 @@ print(json.dumps(sorted(foreign)))
                             capture_output=True, text=True, cwd=str(ROOT), env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+
+
+def test_a_weight_its_op_does_not_take_is_one_error(tmp_path):
+    arrays = _params_of('legacy_v08')
+    arrays['arg:conv_weight'] = np.zeros((5, 3, 3, 3), np.float32)  # num_filter is 4
+    shutil.copy(FIXTURES / 'legacy_v08-symbol.json', tmp_path / 'm-symbol.json')
+    _write_params(tmp_path / 'm-0000.params', arrays)
+    result = _mo('--input_model', tmp_path / 'm-0000.params', '--input', 'data[1,3,5,5]', '--output_dir',
+                 tmp_path / 'out')
+    _one_error(result, 'conv_weight', '[5, 3, 3, 3]', 'Convolution "conv"')
+
+
+def test_sparse_params_are_one_error(tmp_path):
+    shutil.copy(FIXTURES / 'sparse.params', tmp_path / 'm-0000.params')
+    shutil.copy(FIXTURES / 'legacy_v08-symbol.json', tmp_path / 'm-symbol.json')
+    result = _mo('--input_model', tmp_path / 'm-0000.params', '--output_dir', tmp_path / 'out')
+    _one_error(result, 'sparse', 'row_sparse')
+
+
+def test_input_shape_without_names_output_cut_and_framework_flag(tmp_path):
+    inputs, expected = reference('convnet')
+    result = mo.convert_model(str(FIXTURES / 'convnet-0000.params'), input_shape='[2,3,17,17]', output='fc1',
+                              framework='mxnet', output_dir=str(tmp_path))
+    assert [name for info in result.outputs for name in info.names][:1] == ['fc1']
+    (got,) = run_ir(result.xml_path, inputs, ['fc1'])
+    np.testing.assert_allclose(got, expected[head_names('convnet').index('fc1')], rtol=1e-4, atol=1e-5)
+
+
+def test_outputs_after_the_first_are_named_node_colon_index(tmp_path):
+    inputs, _ = reference('lstm')
+    result = mo.convert_model(str(FIXTURES / 'lstm-0000.params'), input=input_option(inputs),
+                              output_dir=str(tmp_path))
+    names = [set(info.names) for info in result.outputs]
+    for wanted in ('lstm', 'lstm:1', 'lstm:2'):
+        assert any(wanted in group for group in names), (wanted, names)

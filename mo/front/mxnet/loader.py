@@ -125,6 +125,7 @@ def symbol2nx(graph: Graph, symbol: Symbol, params: Optional[Params], inputs=())
     whatever the params hold (``--input`` names)."""
     weights = weights_of(params)
     roles = variable_roles(symbol, weights, set(inputs))
+    check_weight_shapes(symbol, weights, roles)
     ids = {}
     for node in symbol.nodes:
         node_id = graph.unique_id(node.name)
@@ -158,3 +159,48 @@ def symbol2nx(graph: Graph, symbol: Symbol, params: Optional[Params], inputs=())
                     ids[node.index], port)
     graph.graph['source_format'] = 'mxnet'
     return graph
+
+
+def _expected_shapes(node) -> dict:
+    """``{input position: shape with None for a size the attributes do not fix}`` of the weights of ``node``, as
+    its attributes give them (Convolution, Deconvolution, FullyConnected, BatchNorm, Embedding)."""
+    attr = node.attr
+    if node.op in ('Convolution', 'Deconvolution'):
+        kernel = tuple(attr.tuple('kernel', ()) or ())
+        filters, groups = attr.int('num_filter', None), attr.int('num_group', 1) or 1
+        if node.op == 'Convolution':
+            weight = (filters, None) + kernel
+        else:
+            weight = (None, filters // groups if filters else None) + kernel
+        return {1: weight, 2: (filters,)}
+    if node.op == 'FullyConnected':
+        hidden = attr.int('num_hidden', None)
+        return {1: (hidden, None), 2: (hidden,)}
+    if node.op == 'BatchNorm':
+        return {2: (None,), 3: (None,), 4: (None,), 1: (None,)}
+    if node.op == 'Embedding':
+        return {1: (attr.int('input_dim', None), attr.int('output_dim', None))}
+    return {}
+
+
+def check_weight_shapes(symbol: Symbol, weights: dict, roles: dict):
+    """An Error when a weight's shape is not one its op's attributes allow (a params file of another model)."""
+    for node in symbol.nodes:
+        if node.is_variable:
+            continue
+        sizes = set()
+        for position, expected in _expected_shapes(node).items():
+            if position >= len(node.inputs):
+                continue
+            source = symbol.nodes[node.inputs[position].node]
+            if roles.get(source.index) != 'weight':
+                continue
+            actual = tuple(weights[source.name].shape)
+            fits = len(actual) == len(expected) and all(e is None or a == e for a, e in zip(actual, expected))
+            if node.op == 'BatchNorm':
+                sizes.add(actual)
+                fits = len(actual) == 1 and len(sizes) == 1
+            if not fits:
+                raise Error('The params do not belong to the symbol "{}": "{}" has shape {}, which {} "{}" does '
+                            'not take', symbol.source, source.name, list(actual), node.op, node.name,
+                            hint='give the .params file saved with this symbol')
