@@ -2,15 +2,16 @@
 import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
-from extensions.front.mxnet.formulas import concat, dims, ints, shape_of, shape_slice
+from extensions.front.mxnet.formulas import axes_range, concat, dims, ints, rank, shape_of, shape_slice
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Mul
+from mo.ops.elementwise import Equal, FloorMod, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.reshape import Reshape
+from mo.ops.select import Select
 from mo.ops.split import Split
 from mo.ops.squeeze import Squeeze
 from mo.ops.tile import Tile
@@ -33,10 +34,6 @@ class BroadcastAxisLowering(OpRule):
     op = 'MXbroadcast_axis'
 
     def rewrite(self, node: Node, b: Builder):
-        from extensions.front.mxnet.formulas import rank
-        from mo.ops.elementwise import Equal
-        from mo.ops.select import Select
-        from extensions.front.mxnet.formulas import axes_range
         attr, x = mxnet_attr(node), node.in_port(0)
         axes, sizes = attr.tuple('axis'), attr.tuple('size')
         every = axes_range(b, 0, rank(b, x, 'rank'), 'every')
@@ -45,7 +42,6 @@ class BroadcastAxisLowering(OpRule):
             # axis counted from the end when negative: compare with every - rank as well
             here = b.op(Equal, [every, ints(b, axis, 'axis_{}'.format(i))], 'at_{}'.format(i))
             if axis < 0:
-                from mo.ops.elementwise import Sub
                 back = b.op(Sub, [every, rank(b, x, 'rank_{}'.format(i))], 'from_end_{}'.format(i))
                 here = b.op(Equal, [back, ints(b, axis, 'neg_axis_{}'.format(i))], 'at_{}'.format(i) + '_neg')
             target = b.op(Select, [here, ints(b, size, 'size_{}'.format(i)), target], 'target_{}'.format(i))
@@ -129,7 +125,6 @@ class TakeLowering(OpRule):
     op = 'MXtake'
 
     def rewrite(self, node: Node, b: Builder):
-        from mo.ops.elementwise import FloorMod, Sub
         attr, data = mxnet_attr(node), node.in_port(0)
         axis, mode = attr.int('axis', 0), attr.str('mode', 'clip')
         indices = b.op(Convert, [node.in_port(1)], 'indices', dst_type=np.dtype(np.int64))
@@ -138,7 +133,6 @@ class TakeLowering(OpRule):
             indices = b.op(FloorMod, [indices, size], 'wrapped')
         elif mode == 'clip':
             last = b.op(Sub, [size, ints(b, 1, 'one')], 'last')
-            from mo.ops.elementwise import Maximum, Minimum
             indices = b.op(Minimum, [b.op(Maximum, [indices, ints(b, 0, 'zero')], 'low'), last], 'clipped')
         else:
             raise Error('take "{}": mode "{}" is not converted (clip, wrap)', b.name, mode)

@@ -6,10 +6,11 @@ constant; box_decode is element-wise arithmetic on the four coordinates.
 import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
-from extensions.front.mxnet.formulas import dims, ints
+from extensions.front.mxnet.formulas import concat, dims, ints
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Clamp, Exp
+from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Div, Minimum, Mul, Sub
@@ -109,8 +110,6 @@ class MultiBoxPriorLowering(OpRule):
         half_w = b.op(Reshape, [b.op(Mul, [_f32(b, width_factor, 'width_factor'), aspect], 'half_w'),
                                 ints(b, [1, 1, -1, 1], 'anchor_shape_w')], 'half_w_grid')
         half_h = b.op(Reshape, [_f32(b, half_h, 'half_h'), ints(b, [1, 1, -1, 1], 'anchor_shape_h')], 'half_h_grid')
-        from mo.ops.broadcast import Broadcast
-        from extensions.front.mxnet.formulas import concat
         grid = concat(b, [dims(b, x, [2, 3], 'grid_hw'), ints(b, [len(shapes), 1], 'grid_a1')], 'grid')
         cx, cy = b.op(Broadcast, [cx, grid], 'cx_full'), b.op(Broadcast, [cy, grid], 'cy_full')
         half_w, half_h = b.op(Broadcast, [half_w, grid], 'half_w_full'), b.op(Broadcast, [half_h, grid], 'half_h_full')

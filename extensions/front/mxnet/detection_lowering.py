@@ -4,22 +4,28 @@ import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.box_lowering import corners
-from extensions.front.mxnet.formulas import BIG, dims, ints
+from extensions.front.mxnet.formulas import BIG, concat, dims, ints
 from extensions.ops.detection import ROIAlign
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
+from mo.ops.activation_ops import Exp
 from mo.ops.broadcast import Broadcast
-from mo.ops.shapeof import ShapeOf
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Greater, Minimum, Mul, NotEqual, Sub
+from mo.ops.elementwise import Add, FloorMod, Greater, Less, LogicalAnd, LogicalOr, Maximum, Minimum, Mul, NotEqual, Sub
 from mo.ops.gather import Gather
-from mo.ops.non_max_suppression import NonMaxSuppression
 from mo.ops.nn_ops import TopK
-from mo.ops.reduce import ReduceMax, ReduceMin
+from mo.ops.non_max_suppression import NonMaxSuppression
+from mo.ops.range import Range
+from mo.ops.reduce import ReduceMax, ReduceMin, ReduceSum
+from mo.ops.reshape import Reshape
 from mo.ops.select import Select
+from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
+from mo.ops.split import Split
 from mo.ops.squeeze import Squeeze
+from mo.ops.tensor_ops import GatherND, ScatterNDUpdate
+from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
 
@@ -59,7 +65,6 @@ class ROIAlignLowering(OpRule):
 
 def _to_corners(b: Builder, boxes, suffix: str):
     """Centre-form boxes ``[.., 4]`` (cx, cy, w, h) as corners."""
-    from mo.ops.split import Split
     split = b.op(Split, [boxes, ints(b, -1, suffix + '/axis')], suffix + '/split', num_splits=4)
     half = b.const(np.array(0.5, F32), suffix + '/half', F32)
     w = b.op(Mul, [split.out_port(2), half], suffix + '/half_w')
@@ -69,7 +74,6 @@ def _to_corners(b: Builder, boxes, suffix: str):
 
 def _to_centres(b: Builder, boxes, suffix: str):
     """Corner-form boxes ``[.., 4]`` as (cx, cy, w, h)."""
-    from mo.ops.split import Split
     split = b.op(Split, [boxes, ints(b, -1, suffix + '/axis')], suffix + '/split', num_splits=4)
     w = b.op(Sub, [split.out_port(2), split.out_port(0)], suffix + '/w')
     h = b.op(Sub, [split.out_port(3), split.out_port(1)], suffix + '/h')
@@ -100,10 +104,6 @@ class BoxNMSLowering(OpRule):
     op = 'MXcontrib_box_nms'
 
     def rewrite(self, node: Node, b: Builder):
-        from mo.ops.elementwise import Less, LogicalAnd
-        from mo.ops.range import Range
-        from mo.ops.reduce import ReduceSum
-        from mo.ops.tensor_ops import GatherND, ScatterNDUpdate
         attr = mxnet_attr(node)
         start, score_index = attr.int('coord_start', 2), attr.int('score_index', 1)
         id_index, background = attr.int('id_index', -1), attr.int('background_id', -1)
@@ -206,12 +206,6 @@ class ProposalLowering(OpRule):
     op = 'MXcontrib_Proposal'
 
     def rewrite(self, node: Node, b: Builder):
-        from mo.ops.activation_ops import Exp
-        from mo.ops.elementwise import FloorMod, Less, LogicalOr, Maximum
-        from mo.ops.range import Range
-        from mo.ops.reshape import Reshape
-        from mo.ops.split import Split
-        from mo.ops.transpose import Transpose
         attr = mxnet_attr(node)
         if attr.bool('iou_loss', False):
             raise Error('_contrib_Proposal "{}": iou_loss is not converted', b.name)
@@ -231,7 +225,6 @@ class ProposalLowering(OpRule):
                                 ints(b, [-1], 'flat')], 'scores')
         # deltas [1, 4A, H, W] -> [H * W * A, 4]
         hw = dims(b, probs, [2, 3], 'hw')
-        from extensions.front.mxnet.formulas import concat
         d = b.op(Reshape, [deltas, concat(b, [ints(b, [count, 4], 'd/a4'), hw], 'd/shape4')], 'd_a4hw')
         d = b.op(Transpose, [d, ints(b, [2, 3, 0, 1], 'd/order')], 'd_hwa4')
         d = b.op(Reshape, [d, ints(b, [-1, 4], 'd/flat')], 'deltas')

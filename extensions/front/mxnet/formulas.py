@@ -7,6 +7,7 @@ import numpy as np
 
 from mo.front.common.rule import Builder
 from mo.ops.concat import Concat
+from mo.ops.elementwise import Sub
 from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.shapeof import ShapeOf
@@ -61,7 +62,6 @@ def axes_range(b: Builder, start, stop, suffix: str):
 
 def per_channel(b: Builder, vector, x, suffix: str, axis: int = 1):
     """``vector`` (a 1-D tensor along ``x``'s axis ``axis``) given trailing ones so that it broadcasts against x."""
-    from mo.ops.elementwise import Sub
     stop = b.op(Sub, [rank(b, x, suffix + '/rank'), ints(b, axis, suffix + '/axis')], suffix + '/stop')
     return b.op(Unsqueeze, [vector, axes_range(b, 1, stop, suffix + '/axes')], suffix)
 

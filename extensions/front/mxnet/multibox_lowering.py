@@ -12,8 +12,8 @@ from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Equal, GreaterEqual, Minimum, Mul, Sub
 from mo.ops.gather import Gather
-from mo.ops.non_max_suppression import NonMaxSuppression
 from mo.ops.nn_ops import TopK
+from mo.ops.non_max_suppression import NonMaxSuppression
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceMax, ReduceMin, ReduceSum
 from mo.ops.reshape import Reshape

@@ -3,7 +3,7 @@ import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.elementwise_lowering import like
-from extensions.front.mxnet.formulas import all_axes
+from extensions.front.mxnet.formulas import all_axes, ints
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.elementwise import Mul
@@ -54,7 +54,6 @@ class AdaptiveAvgPoolingLowering(OpRule):
     op = 'MXcontrib_AdaptiveAvgPooling2D'
 
     def rewrite(self, node: Node, b: Builder):
-        from extensions.front.mxnet.formulas import ints
         from extensions.ops.adaptive_pool import AdaptiveAvgPool
         size = mxnet_attr(node).tuple('output_size', (1,)) or (1,)
         size = list(size) * 2 if len(size) == 1 else list(size)

@@ -2,16 +2,18 @@
 import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
-from extensions.front.mxnet.formulas import all_axes, ints
+from extensions.front.mxnet.formulas import all_axes, axes_range, ints, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Equal
+from mo.ops.elementwise import Add, Equal, FloorMod, Sub
 from mo.ops.nn_ops import TopK
 from mo.ops.reduce import ReduceL2, ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceSum
 from mo.ops.reshape import Reshape
+from mo.ops.select import Select
 from mo.ops.squeeze import Squeeze
+from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
 
 
@@ -30,10 +32,6 @@ def reduction_axes(b: Builder, node: Node, x):
 def excluded_axes(b: Builder, x, axes):
     """The axes of ``x`` other than ``axes``: the largest rank - len(axes) of Range(rank) with ``axes`` (made
     non-negative) scored -1 (MXNet's static shapes make it a constant)."""
-    from extensions.front.mxnet.formulas import axes_range, rank
-    from mo.ops.elementwise import FloorMod
-    from mo.ops.select import Select
-    from mo.ops.unsqueeze import Unsqueeze
     size = rank(b, x, 'rank')
     every = axes_range(b, 0, size, 'every')
     named = b.op(FloorMod, [b.op(Add, [ints(b, list(axes), 'named'), size], 'shifted'), size], 'named_axes')
@@ -42,7 +40,6 @@ def excluded_axes(b: Builder, x, axes):
                'hit')
     score = b.op(Select, [b.op(Convert, [hit], 'hit_bool', dst_type=np.dtype(np.bool_)), ints(b, -1, 'minus'),
                           every], 'score')
-    from mo.ops.elementwise import Sub
     count = b.op(Sub, [size, ints(b, len(axes), 'count')], 'kept_count')
     kept = b.op(TopK, [score, count], 'kept', axis=0, mode='max', sort='value', index_element_type='i64',
                 out_ports_count=2)

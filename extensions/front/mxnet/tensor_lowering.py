@@ -2,11 +2,14 @@
 import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
-from extensions.front.mxnet.formulas import BIG, concat, dims, ints, rank, shape_of, shape_slice
+from extensions.front.mxnet.formulas import BIG, axes_range, concat, dims, ints, rank, shape_of, shape_slice
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.ops.elementwise import Div, Mul
+from mo.ops.broadcast import Broadcast
+from mo.ops.elementwise import Add, Div, Equal, Mul, Sub
+from mo.ops.range import Range
 from mo.ops.reshape import Reshape
+from mo.ops.select import Select
 from mo.ops.slice import Slice
 from mo.ops.squeeze import Squeeze
 from mo.ops.transpose import Transpose
@@ -26,22 +29,27 @@ def reshape_pieces(b: Builder, x, spec, reverse: bool, name: str):
         codes.reverse()
 
     def dim(k, tag):
+        if k is None:  # after -2 no input dim is left (MXNet allows only literal sizes and -1 there)
+            raise Error('Reshape "{}": code {} after -2 in {} has no input dim to read', name, code, tuple(spec))
         return dims(b, x, [-(k + 1) if reverse else k], tag)
 
     while j < len(codes):
         code, tag = codes[j], 'piece_{}'.format(j)
         if code > 0 or code == -1:
             pieces.append(ints(b, [code], tag))
-            src += 1
+            src = None if src is None else src + 1
         elif code == 0:
             pieces.append(dim(src, tag))
             src += 1
         elif code == -2:
+            if src is None:
+                raise Error('Reshape "{}": -2 twice in {}', name, tuple(spec))
             pieces.append(shape_slice(b, x, 0, -src if src else None, tag) if reverse else
                           shape_slice(b, x, src, None, tag))
             src = None  # every dim is taken
         elif code == -3:
-            pieces.append(b.op(Mul, [dim(src, tag + '/a'), dim(src + 1, tag + '/b')], tag))
+            first_dim = dim(src, tag + '/a')  # an Error when -2 came before
+            pieces.append(b.op(Mul, [first_dim, dim(src + 1, tag + '/b')], tag))
             src += 2
         elif code == -4:
             if j + 2 >= len(codes):
@@ -58,8 +66,6 @@ def reshape_pieces(b: Builder, x, spec, reverse: bool, name: str):
             j += 2
         else:
             raise Error('Reshape "{}": code {} in {} is not one of MXNet\'s', name, code, tuple(spec))
-        if src is None and j + 1 < len(codes):
-            src = 10 ** 6  # codes after -2 take no input dims (MXNet allows only 1s there)
         j += 1
     if reverse:
         pieces.reverse()
@@ -100,8 +106,6 @@ class TransposeLowering(OpRule):
         axes = mxnet_attr(node).tuple('axes', ())
         x = node.in_port(0)
         if not axes:
-            from mo.ops.elementwise import Sub
-            from mo.ops.range import Range
             last = b.op(Sub, [rank(b, x, 'rank'), ints(b, 1, 'one')], 'last')
             order = b.op(Range, [last, ints(b, -1, 'stop'), ints(b, -1, 'step')], 'order', output_type=np.int64)
             return b.op(Transpose, [x, order], 'transpose')
@@ -113,9 +117,6 @@ class SwapAxisLowering(OpRule):
     op = 'MXSwapAxis'
 
     def rewrite(self, node: Node, b: Builder):
-        from extensions.front.mxnet.formulas import axes_range
-        from mo.ops.elementwise import Equal
-        from mo.ops.select import Select
         attr, x = mxnet_attr(node), node.in_port(0)
         first, second = attr.int('dim1', 0), attr.int('dim2', 0)
         order = axes_range(b, 0, rank(b, x, 'rank'), 'axes')
@@ -178,8 +179,6 @@ class SliceLikeLowering(OpRule):
             axes_node = ints(b, list(axes), 'axes')
             zeros, ones = ints(b, [0] * len(axes), 'start'), ints(b, [1] * len(axes), 'step')
         else:
-            from extensions.front.mxnet.formulas import axes_range
-            from mo.ops.broadcast import Broadcast
             stops = shape_of(b, like, 'stop')
             count = shape_of(b, stops, 'count')
             axes_node = axes_range(b, 0, rank(b, like, 'rank'), 'axes')
@@ -200,7 +199,6 @@ class CropLowering(OpRule):
         offset = attr.tuple('offset', (0, 0)) or (0, 0)
         start = ints(b, list(offset), 'start')
         if node.is_in_port_connected(1):
-            from mo.ops.elementwise import Add
             stop = b.op(Add, [dims(b, node.in_port(1), [2, 3], 'size'), start], 'stop')
         else:
             h_w = attr.tuple('h_w')
