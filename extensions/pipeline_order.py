@@ -160,6 +160,7 @@ FRONT = [
     'extensions.front.mxnet.array_lowering.EmbeddingLowering',
     'extensions.front.mxnet.box_lowering.BoxDecodeLowering',
     'extensions.front.mxnet.box_lowering.MultiBoxPriorLowering',
+    'extensions.front.mxnet.control_flow_lowering.CondLowering',
     'extensions.front.mxnet.detection_lowering.ROIAlignLowering',
     'extensions.front.mxnet.detection_lowering.BoxNMSLowering',
     'extensions.front.mxnet.detection_lowering.ROIPoolingLowering',

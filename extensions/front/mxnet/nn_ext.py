@@ -34,3 +34,13 @@ class DetectionExtractor(FrontExtractorOp):
     @classmethod
     def extract(cls, node):
         return pending(node)
+
+
+class ConditionalExtractor(FrontExtractorOp):
+    """_cond (its condition graph already the node's input 0, see ``mo.front.mxnet.loader``) -> ``MXcond`` for
+    ``control_flow_lowering``."""
+    op = '_cond'
+
+    @classmethod
+    def extract(cls, node):
+        return pending(node)

@@ -4,6 +4,7 @@ from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.mxnet.loader import read_model, symbol2nx
 from mo.graph.graph import Graph, Node
+from mo.ops.body_io import output_name
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
 from mo.utils.replacement import for_framework
@@ -91,6 +92,8 @@ class MXNetAddResults(LoadReplacementPattern):
             source = Node(graph, node_id)
             names = source.out_port(port).get_tensor_names() if port in source.out_ports() else []
             label = names[0] if names else '{}:{}'.format(source.soft_get('name', node_id), port)
+            if graph.graph.get('mxnet_body'):
+                label = output_name(index)  # how the op owning the body finds its outputs (mo.ops.body_io)
             result = Result(graph, {'name': graph.unique_id(label + '/sink_port_0'),
                                     'output_index': index}).create_node()
             source.out_port(port).connect(result.in_port(0))

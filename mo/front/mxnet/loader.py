@@ -23,6 +23,7 @@ from mo.front.mxnet.params import Params, read_params
 from mo.front.mxnet.symbol import Symbol, read_symbol
 from mo.graph.graph import Graph
 from mo.graph.port import own_port_table, writable_port_record
+from mo.ops.body_io import input_name
 from mo.utils.error import Error
 
 #: endings of the variables that are weights or auxiliary states by MXNet's naming, never model inputs
@@ -120,43 +121,82 @@ def _name_port(graph: Graph, node_id: str, port: int, name: str):
         name if port == 0 else '{}:{}'.format(name, port)]
 
 
-def symbol2nx(graph: Graph, symbol: Symbol, params: Optional[Params], inputs=()) -> Graph:
+def _add_edge(graph: Graph, source, target: str, position: int):
+    """Connect output ``source`` (node id, port, the producer's MXNet name) to input ``position`` of ``target``."""
+    node_id, port, name = source
+    if port not in own_port_table(graph.nodes[node_id], '_out_ports'):
+        _name_port(graph, node_id, port, name)
+    graph.add_edge(node_id, target, **{'out': port, 'in': position})
+
+
+def _inline_condition(graph: Graph, node, inputs: list):
+    """The output (node id, port, name) of a ``_cond`` node's condition graph, its nodes added to ``graph`` under
+    ``NAME/cond/`` reading the node's inputs that ``cond_input_locs`` names: the predicate an If takes."""
+    condition = node.subgraphs[0]
+    locs = list(node.attr.tuple('cond_input_locs'))
+    made = {variable.index: inputs[locs[k]] for k, variable in enumerate(condition.variables)}
+
+    def source(index, port):
+        node_id, own_port, name = made[index]
+        return node_id, port if own_port is None else own_port, name  # a variable has one output
+
+    for inner in condition.nodes:
+        if inner.is_variable:
+            continue
+        name = '{}/cond/{}'.format(node.name, inner.name)
+        node_id = graph.unique_id(name)
+        graph.add_node(node_id, kind='op', op=inner.op, name=name, pb=inner)
+        for position, entry in enumerate(inner.inputs):
+            _add_edge(graph, source(entry.node, entry.index), node_id, position)
+        made[inner.index] = (node_id, None, name)
+    return source(*condition.heads[0])
+
+
+def symbol2nx(graph: Graph, symbol: Symbol, params: Optional[Params], inputs=(), body_inputs=None) -> Graph:
     """Load ``symbol`` with the arrays of ``params`` into ``graph``; ``inputs`` are variables to make graph inputs
-    whatever the params hold (``--input`` names)."""
-    weights = weights_of(params)
-    roles = variable_roles(symbol, weights, set(inputs))
-    check_weight_shapes(symbol, weights, roles)
-    ids = {}
+    whatever the params hold (``--input`` names). ``body_inputs`` (a control-flow body's): {variable index: k},
+    each variable the body's input k, a Parameter named ``input_name(k)``.
+
+    A ``_cond`` node's condition graph is added to ``graph`` (its output is input 0 of the node, the node's own
+    inputs follow): OpenVINO's If takes the predicate as a tensor; its branches stay symbols of the node."""
+    if body_inputs is None:
+        weights = weights_of(params)
+        roles = variable_roles(symbol, weights, set(inputs))
+        check_weight_shapes(symbol, weights, roles)
+    else:
+        weights, roles = {}, {index: 'input' for index in body_inputs}
+    made = {}  # symbol node index -> graph node id
     for node in symbol.nodes:
-        node_id = graph.unique_id(node.name)
         if node.is_variable:
             role = roles[node.index]
             if role == 'label':
                 continue
+            name = node.name if body_inputs is None else input_name(body_inputs[node.index])
+            node_id = graph.unique_id(name)
             if role == 'weight':
-                graph.add_node(node_id, kind='op', op='Const', name=node.name, value=weights[node.name], pb=None)
+                graph.add_node(node_id, kind='op', op='Const', name=name, value=weights[node.name], pb=None)
             else:
-                graph.add_node(node_id, kind='op', op='Parameter', name=node.name, pb=node)
+                graph.add_node(node_id, kind='op', op='Parameter', name=name, pb=node)
         else:
+            node_id = graph.unique_id(node.name)
             graph.add_node(node_id, kind='op', op=node.op, name=node.name, pb=node)
-        ids[node.index] = node_id
-        count = symbol.num_outputs(node.index) or 1
-        for port in range(count):
+        made[node.index] = node_id
+        for port in range(symbol.num_outputs(node.index) or 1):
             _name_port(graph, node_id, port, node.name)
-    for node in symbol.nodes:
-        for position, entry in enumerate(node.inputs):
-            if entry.node in ids and node.index in ids:
-                source = ids[entry.node]
-                if entry.index not in own_port_table(graph.nodes[source], '_out_ports'):
-                    _name_port(graph, source, entry.index, symbol.nodes[entry.node].name)
-                graph.add_edge(source, ids[node.index], **{'out': entry.index, 'in': position})
-    graph.graph['mxnet_heads'] = [(ids[node], port) for node, port in symbol.heads if node in ids]
+        sources = [(made[e.node], e.index, symbol.nodes[e.node].name) if e.node in made else None
+                   for e in node.inputs]
+        if node.op == '_cond' and node.subgraphs:
+            sources = [_inline_condition(graph, node, sources)] + sources
+        for position, source in enumerate(sources):
+            if source is not None:
+                _add_edge(graph, source, node_id, position)
+    graph.graph['mxnet_heads'] = [(made[node], port) for node, port in symbol.heads if node in made]
     graph.graph['mxnet_tensors'] = {}
     for node in symbol.nodes:
-        if node.index in ids:
+        if node.index in made:
             for port in range(symbol.num_outputs(node.index) or 1):
                 graph.graph['mxnet_tensors'][node.name if port == 0 else '{}:{}'.format(node.name, port)] = (
-                    ids[node.index], port)
+                    made[node.index], port)
     graph.graph['source_format'] = 'mxnet'
     return graph
 
