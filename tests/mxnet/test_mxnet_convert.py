@@ -236,12 +236,15 @@ def test_outputs_after_the_first_are_named_node_colon_index(tmp_path):
         assert any(wanted in group for group in names), (wanted, names)
 
 
-def test_cond_converts_to_if_and_matches_mxnet(tmp_path):
-    """control_flow's _cond head (its _foreach and _while_loop heads are not converted yet: cut off by --output)."""
+def test_cond_and_while_loop_convert_to_if_and_loop_and_match_mxnet(tmp_path):
+    """control_flow's _cond head and _while_loop's final loop variables (its _foreach heads are not converted yet:
+    cut off by --output)."""
     inputs, expected = reference('control_flow')
     names = head_names('control_flow')
-    result = mo.convert_model(str(FIXTURES / 'control_flow-0000.params'), input='init[2,4]', output='_cond0',
-                              output_dir=str(tmp_path))
-    assert 'type="If"' in Path(result.xml_path).read_text()
-    (got,) = run_ir(result.xml_path, inputs, ['_cond0'])
-    np.testing.assert_allclose(got, expected[names.index('_cond0')], rtol=1e-4, atol=1e-5)
+    wanted = ['_while_loop0:1', '_while_loop0:2', '_cond0']
+    result = mo.convert_model(str(FIXTURES / 'control_flow-0000.params'), input='init[2,4],i[1]',
+                              output=','.join(wanted), output_dir=str(tmp_path))
+    xml = Path(result.xml_path).read_text()
+    assert 'type="If"' in xml and 'type="Loop"' in xml
+    for name, got in zip(wanted, run_ir(result.xml_path, inputs, wanted)):
+        np.testing.assert_allclose(got, expected[names.index(name)], rtol=1e-4, atol=1e-5, err_msg=name)

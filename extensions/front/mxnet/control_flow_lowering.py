@@ -1,12 +1,14 @@
-"""MXNet's ``_cond`` as OpenVINO's If (opset8); ``_foreach`` and ``_while_loop`` are not converted yet."""
+"""MXNet's ``_cond`` as OpenVINO's If (opset8) and ``_while_loop`` as its Loop (opset5); ``_foreach`` is not
+converted yet."""
 import numpy as np
 
 from extensions.front.mxnet.elementwise_lowering import like
 from mo.front.common.rule import Builder, OpRule
-from mo.front.mxnet.bodies import build_branch
+from mo.front.mxnet.bodies import build_branch, while_body
 from mo.graph.graph import Node
 from mo.ops.elementwise import NotEqual
-from mo.ops.loop import If
+from mo.ops.loop import If, Loop
+from mo.utils.error import Error
 
 
 class CondLowering(OpRule):
@@ -24,3 +26,24 @@ class CondLowering(OpRule):
                       output_types=[np.dtype(np.float32)] * outputs, in_ports_count=1 + count,
                       out_ports_count=outputs)
         return [result.out_port(k) for k in range(outputs)]
+
+
+class WhileLoopLowering(OpRule):
+    """_while_loop(max_iterations, first condition, loop variables..., inputs only read...) = Loop with MXNet's func
+    then cond as its body; the final loop variables are the node's outputs after its num_out_data stacked outputs,
+    which are not converted."""
+    op = 'MXwhile_loop'
+
+    def rewrite(self, node: Node, b: Builder):
+        attr = node.pb.attr
+        outputs, count = attr.int('num_out_data', 0), len(attr.tuple('func_var_locs'))
+        for port in range(outputs):
+            if node.is_out_port_connected(port):
+                raise Error('_while_loop "{}": its stacked output {} is read; only the final loop variables are '
+                            'converted', b.name, port)
+        total = len([p for p in node.in_ports() if node.is_in_port_connected(p)]) - 2
+        loop = b.op(Loop, [node.in_port(k) for k in range(2 + total)], 'loop', mxnet_loop=node.pb,
+                    build_body=while_body, variable_types=[np.dtype(np.float32)] * total,
+                    invariant_variables=set(range(count, total)), declared_shapes=None,
+                    in_ports_count=2 + total, out_ports_count=total)
+        return [None] * outputs + [loop.out_port(j) for j in range(count)]

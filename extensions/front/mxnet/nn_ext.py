@@ -36,10 +36,10 @@ class DetectionExtractor(FrontExtractorOp):
         return pending(node)
 
 
-class ConditionalExtractor(FrontExtractorOp):
-    """_cond (its condition graph already the node's input 0, see ``mo.front.mxnet.loader``) -> ``MXcond`` for
-    ``control_flow_lowering``."""
-    op = '_cond'
+class ControlFlowExtractor(FrontExtractorOp):
+    """_cond and _while_loop (their inputs made OpenVINO's by the loader, see ``mo.front.mxnet.wiring``) ->
+    ``MXcond``, ``MXwhile_loop`` for ``control_flow_lowering``."""
+    op = ['_cond', '_while_loop']
 
     @classmethod
     def extract(cls, node):

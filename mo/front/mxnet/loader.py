@@ -22,7 +22,7 @@ from typing import Optional, Tuple
 from mo.front.mxnet.params import Params, read_params
 from mo.front.mxnet.symbol import Symbol, read_symbol
 from mo.graph.graph import Graph
-from mo.graph.port import own_port_table, writable_port_record
+from mo.front.mxnet.wiring import add_edge, condition_inputs, name_port, while_loop_inputs
 from mo.ops.body_io import input_name
 from mo.utils.error import Error
 
@@ -116,49 +116,13 @@ def variable_roles(symbol: Symbol, weights: dict, inputs=()) -> dict:
     return roles
 
 
-def _name_port(graph: Graph, node_id: str, port: int, name: str):
-    writable_port_record(own_port_table(graph.nodes[node_id], '_out_ports'), port)['tensor_names'] = [
-        name if port == 0 else '{}:{}'.format(name, port)]
-
-
-def _add_edge(graph: Graph, source, target: str, position: int):
-    """Connect output ``source`` (node id, port, the producer's MXNet name) to input ``position`` of ``target``."""
-    node_id, port, name = source
-    if port not in own_port_table(graph.nodes[node_id], '_out_ports'):
-        _name_port(graph, node_id, port, name)
-    graph.add_edge(node_id, target, **{'out': port, 'in': position})
-
-
-def _inline_condition(graph: Graph, node, inputs: list):
-    """The output (node id, port, name) of a ``_cond`` node's condition graph, its nodes added to ``graph`` under
-    ``NAME/cond/`` reading the node's inputs that ``cond_input_locs`` names: the predicate an If takes."""
-    condition = node.subgraphs[0]
-    locs = list(node.attr.tuple('cond_input_locs'))
-    made = {variable.index: inputs[locs[k]] for k, variable in enumerate(condition.variables)}
-
-    def source(index, port):
-        node_id, own_port, name = made[index]
-        return node_id, port if own_port is None else own_port, name  # a variable has one output
-
-    for inner in condition.nodes:
-        if inner.is_variable:
-            continue
-        name = '{}/cond/{}'.format(node.name, inner.name)
-        node_id = graph.unique_id(name)
-        graph.add_node(node_id, kind='op', op=inner.op, name=name, pb=inner)
-        for position, entry in enumerate(inner.inputs):
-            _add_edge(graph, source(entry.node, entry.index), node_id, position)
-        made[inner.index] = (node_id, None, name)
-    return source(*condition.heads[0])
-
-
 def symbol2nx(graph: Graph, symbol: Symbol, params: Optional[Params], inputs=(), body_inputs=None) -> Graph:
     """Load ``symbol`` with the arrays of ``params`` into ``graph``; ``inputs`` are variables to make graph inputs
     whatever the params hold (``--input`` names). ``body_inputs`` (a control-flow body's): {variable index: k},
     each variable the body's input k, a Parameter named ``input_name(k)``.
 
-    A ``_cond`` node's condition graph is added to ``graph`` (its output is input 0 of the node, the node's own
-    inputs follow): OpenVINO's If takes the predicate as a tensor; its branches stay symbols of the node."""
+    The condition graph of a ``_cond`` or ``_while_loop`` is added to ``graph`` (``mo.front.mxnet.wiring``): OpenVINO's
+    If and Loop take the (first) condition as an input; their bodies stay symbols of the node."""
     if body_inputs is None:
         weights = weights_of(params)
         roles = variable_roles(symbol, weights, set(inputs))
@@ -182,15 +146,18 @@ def symbol2nx(graph: Graph, symbol: Symbol, params: Optional[Params], inputs=(),
             graph.add_node(node_id, kind='op', op=node.op, name=node.name, pb=node)
         made[node.index] = node_id
         for port in range(symbol.num_outputs(node.index) or 1):
-            _name_port(graph, node_id, port, node.name)
+            name_port(graph, node_id, port, node.name)
         sources = [(made[e.node], e.index, symbol.nodes[e.node].name) if e.node in made else None
                    for e in node.inputs]
         if node.op == '_cond' and node.subgraphs:
-            sources = [_inline_condition(graph, node, sources)] + sources
+            sources = condition_inputs(graph, node, sources)
+        elif node.op == '_while_loop' and node.subgraphs:
+            sources = while_loop_inputs(graph, node, sources)
         for position, source in enumerate(sources):
             if source is not None:
-                _add_edge(graph, source, node_id, position)
+                add_edge(graph, source, node_id, position)
     graph.graph['mxnet_heads'] = [(made[node], port) for node, port in symbol.heads if node in made]
+    graph.graph['mxnet_ids'] = made
     graph.graph['mxnet_tensors'] = {}
     for node in symbol.nodes:
         if node.index in made:
