@@ -162,6 +162,7 @@ FRONT = [
     'extensions.front.mxnet.box_lowering.MultiBoxPriorLowering',
     'extensions.front.mxnet.control_flow_lowering.CondLowering',
     'extensions.front.mxnet.control_flow_lowering.WhileLoopLowering',
+    'extensions.front.mxnet.control_flow_lowering.ForeachLowering',
     'extensions.front.mxnet.detection_lowering.ROIAlignLowering',
     'extensions.front.mxnet.detection_lowering.BoxNMSLowering',
     'extensions.front.mxnet.detection_lowering.ROIPoolingLowering',

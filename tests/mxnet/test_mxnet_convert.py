@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parent / 'fixtures'
 #: the fixtures mo converts and matches (the others are left out until their ops convert: see the report)
 CONVERTED = ['convnet', 'arcface_block', 'reshape_slice', 'elementwise', 'legacy_v08', 'deconv_upsample', 'lstm', 'gru',
              'gluon_lstm', 'box_ops', 'gluoncv_ssd', 'gluoncv_yolo3', 'gluoncv_faster_rcnn', 'rcnn_head',
-             'ssd_head']
+             'ssd_head', 'control_flow']
 
 
 def reference(name: str):
@@ -236,15 +236,17 @@ def test_outputs_after_the_first_are_named_node_colon_index(tmp_path):
         assert any(wanted in group for group in names), (wanted, names)
 
 
-def test_cond_and_while_loop_convert_to_if_and_loop_and_match_mxnet(tmp_path):
-    """control_flow's _cond head and _while_loop's final loop variables (its _foreach heads are not converted yet:
-    cut off by --output)."""
+def test_control_flow_becomes_if_loop_and_tensor_iterator(tmp_path):
+    """_cond, _while_loop and _foreach are OpenVINO's If, Loop and TensorIterator (their outputs are compared with
+    MXNet's in test_fixture_converts_and_matches_mxnet); a _while_loop's final values only, cut by --output."""
     inputs, expected = reference('control_flow')
-    names = head_names('control_flow')
-    wanted = ['_while_loop0:1', '_while_loop0:2', '_cond0']
-    result = mo.convert_model(str(FIXTURES / 'control_flow-0000.params'), input='init[2,4],i[1]',
-                              output=','.join(wanted), output_dir=str(tmp_path))
+    result = mo.convert_model(str(FIXTURES / 'control_flow-0000.params'), input=input_option(inputs),
+                              output_dir=str(tmp_path))
     xml = Path(result.xml_path).read_text()
-    assert 'type="If"' in xml and 'type="Loop"' in xml
+    assert 'type="If"' in xml and 'type="Loop"' in xml and 'type="TensorIterator"' in xml
+    names = head_names('control_flow')
+    wanted = ['_while_loop0:2', '_cond0']
+    result = mo.convert_model(str(FIXTURES / 'control_flow-0000.params'), input='init[2,4],i[1]',
+                              output=','.join(wanted), output_dir=str(tmp_path / 'cut'))
     for name, got in zip(wanted, run_ir(result.xml_path, inputs, wanted)):
         np.testing.assert_allclose(got, expected[names.index(name)], rtol=1e-4, atol=1e-5, err_msg=name)

@@ -1,10 +1,11 @@
-"""MXNet's ``_cond`` as OpenVINO's If (opset8) and ``_while_loop`` as its Loop (opset5); ``_foreach`` is not
-converted yet."""
+"""MXNet's ``_cond``, ``_while_loop`` and ``_foreach`` as OpenVINO's If (opset8), Loop (opset5) and
+TensorIterator (opset1)."""
 import numpy as np
 
 from extensions.front.mxnet.elementwise_lowering import like
 from mo.front.common.rule import Builder, OpRule
-from mo.front.mxnet.bodies import build_branch, while_body
+from extensions.ops.tensor_iterator import TensorIterator
+from mo.front.mxnet.bodies import build_branch, foreach_body, while_body
 from mo.graph.graph import Node
 from mo.ops.elementwise import NotEqual
 from mo.ops.loop import If, Loop
@@ -47,3 +48,19 @@ class WhileLoopLowering(OpRule):
                     invariant_variables=set(range(count, total)), declared_shapes=None,
                     in_ports_count=2 + total, out_ports_count=total)
         return [None] * outputs + [loop.out_port(j) for j in range(count)]
+
+
+class ForeachLowering(OpRule):
+    """_foreach(data..., states..., inputs only read...) = TensorIterator over axis 0 of the data inputs, the
+    states fed back; outputs: each step's outputs stacked on axis 0, then the final states."""
+    op = 'MXforeach'
+
+    def rewrite(self, node: Node, b: Builder):
+        attr = node.pb.attr
+        data, states = len(attr.tuple('in_data_locs', ()) or ()), len(attr.tuple('in_state_locs', ()) or ())
+        outputs = attr.int('num_out_data', 0)
+        total = len([p for p in node.in_ports() if node.is_in_port_connected(p)])
+        loop = b.op(TensorIterator, [node.in_port(k) for k in range(total)], 'loop', mxnet_foreach=node.pb,
+                    build_body=foreach_body, sliced=data, states=states, stacked=outputs, in_ports_count=total,
+                    out_ports_count=outputs + states)
+        return [loop.out_port(k) for k in range(outputs + states)]

@@ -37,9 +37,9 @@ class DetectionExtractor(FrontExtractorOp):
 
 
 class ControlFlowExtractor(FrontExtractorOp):
-    """_cond and _while_loop (their inputs made OpenVINO's by the loader, see ``mo.front.mxnet.wiring``) ->
-    ``MXcond``, ``MXwhile_loop`` for ``control_flow_lowering``."""
-    op = ['_cond', '_while_loop']
+    """_cond, _while_loop (their inputs made OpenVINO's by the loader, see ``mo.front.mxnet.wiring``) and _foreach
+    -> ``MXcond``, ``MXwhile_loop``, ``MXforeach`` for ``control_flow_lowering``."""
+    op = ['_cond', '_while_loop', '_foreach']
 
     @classmethod
     def extract(cls, node):

@@ -1,5 +1,5 @@
-"""The branches of MXNet's ``_cond`` and the body of its ``_while_loop`` converted as bodies of OpenVINO's If and
-Loop (``mo.ops.loop``).
+"""The branches of MXNet's ``_cond`` and the bodies of its ``_while_loop`` and ``_foreach`` converted as bodies of
+OpenVINO's If, Loop (``mo.ops.loop``) and TensorIterator (``extensions.ops.tensor_iterator``).
 
 A branch is a symbol of its own whose variables are inputs of the ``_cond`` node (``then_input_locs``,
 ``else_input_locs``): it is loaded as a model is (``symbol2nx``), each variable the If's input of the node input it
@@ -7,7 +7,7 @@ names (a Parameter ``input_name(k)`` of the shape and type inferred for it), its
 ``output_name(k)``, and converted by the whole pipeline (``mo.graph.body_conversion``).
 """
 from mo.front.mxnet.loader import symbol2nx
-from mo.front.mxnet.wiring import as_bool, inline_symbol, loop_order
+from mo.front.mxnet.wiring import as_bool, expand_dims, inline_symbol, loop_order, squeeze_axis0
 from mo.graph import body_conversion
 from mo.graph.graph import Graph, Node
 from mo.ops.body_io import input_name
@@ -91,3 +91,50 @@ def _parameter(graph: Graph, k: int):
     node_id = graph.unique_id(name)
     graph.add_node(node_id, kind='op', op='Parameter', name=name, pb=None)
     return node_id, 0, name
+
+
+def foreach_body(node: Node, specs: list) -> Graph:
+    """The body of TensorIterator ``node`` (made from a ``_foreach``: ``mxnet_foreach`` its symbol node) for inputs
+    of ``specs``: the body symbol, each data input's step squeezed out of axis 0 and each per-step output given it
+    back; Results: the per-step outputs, then the new states."""
+    foreach = node.mxnet_foreach
+    body = foreach.subgraphs[0]
+    attr = foreach.attr
+    data, states, free = (list(attr.tuple(k, ()) or ()) for k in ('in_data_locs', 'in_state_locs', 'remain_locs'))
+    inputs = {}  # body variable position -> node input
+    for k, position in enumerate(data + states + free):
+        inputs[position] = k
+    outputs = attr.int('num_out_data', 0)
+    key = ('mxnet', id(foreach), tuple((s.dtype.str, tuple(s.shape)) for s in specs))
+
+    def make_graph():
+        graph = Graph(cmd_params={'framework': 'mxnet', 'sub_graph': True}, source_format='mxnet', layout='NCHW')
+        symbol2nx(graph, body, None, body_inputs={v.index: inputs[t] for t, v in enumerate(body.variables)})
+        made = graph.graph['mxnet_ids']
+        for t, variable in enumerate(body.variables):
+            if inputs[t] < len(data) and variable.index in made:
+                _step_of(graph, made[variable.index])
+        heads = graph.graph['mxnet_heads']
+        stacked = [expand_dims(graph, (node_id, port, body.nodes[index].name), 'step_output_{}'.format(j))
+                   for j, ((node_id, port), (index, _)) in enumerate(zip(heads[:outputs], body.heads[:outputs]))]
+        graph.graph['mxnet_heads'] = [item[:2] for item in stacked] + heads[outputs:]
+        for parameter in graph.get_op_nodes(op='Parameter'):
+            k = int(parameter.name[len('body_input_'):])
+            parameter['user_shape'], parameter['user_dtype'] = list(specs[k].shape), specs[k].dtype
+        graph.graph['mxnet_body'] = True
+        return graph
+
+    try:
+        return body_conversion.convert_body(key, make_graph)
+    except Error as exc:
+        raise Error('The body of _foreach "{}": {}', foreach.name, exc) from exc
+
+
+def _step_of(graph: Graph, parameter_id: str):
+    """The readers of a sliced input's Parameter read it through a squeeze of axis 0 (the step's slice)."""
+    readers = list(graph.out_edges(parameter_id, keys=True, data=True))
+    name = graph.nodes[parameter_id]['name'] + '/step'
+    squeeze = squeeze_axis0(graph, (parameter_id, 0, graph.nodes[parameter_id]['name']), name)
+    for _, target, key, attrs in readers:
+        graph.remove_edge(parameter_id, target, key)
+        graph.add_edge(squeeze[0], target, **dict(attrs, out=0))

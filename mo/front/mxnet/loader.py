@@ -21,8 +21,8 @@ from typing import Optional, Tuple
 
 from mo.front.mxnet.params import Params, read_params
 from mo.front.mxnet.symbol import Symbol, read_symbol
-from mo.graph.graph import Graph
 from mo.front.mxnet.wiring import add_edge, condition_inputs, name_port, while_loop_inputs
+from mo.graph.graph import Graph
 from mo.ops.body_io import input_name
 from mo.utils.error import Error
 

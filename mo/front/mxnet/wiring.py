@@ -47,11 +47,7 @@ def inline_symbol(graph: Graph, symbol, variables: dict, prefix: str) -> list:
 
 def as_bool(graph: Graph, source, name: str):
     """``source`` cast to bool (a Cast node, as MXNet would write it): MXNet's conditions are numbers."""
-    node = SymbolNode(-1, 'Cast', name, [], {'dtype': 'bool'})
-    node_id = graph.unique_id(name)
-    graph.add_node(node_id, kind='op', op='Cast', name=name, pb=node)
-    add_edge(graph, source, node_id, 0)
-    return node_id, 0, name
+    return _mxnet_node(graph, 'Cast', {'dtype': 'bool'}, source, name)
 
 
 def condition_inputs(graph: Graph, node, inputs: list) -> list:
@@ -84,3 +80,21 @@ def while_loop_inputs(graph: Graph, node, inputs: list) -> list:
     graph.add_node(trips_id, kind='op', op='Const', name=trips_id, pb=None,
                    value=np.array(node.attr.int('max_iterations'), np.int64))
     return [(trips_id, 0, trips_id), first] + [inputs[t] for t in loop_order(node)]
+
+
+def _mxnet_node(graph: Graph, op: str, attrs: dict, source, name: str):
+    node = SymbolNode(-1, op, name, [], attrs)
+    node_id = graph.unique_id(name)
+    graph.add_node(node_id, kind='op', op=op, name=name, pb=node)
+    add_edge(graph, source, node_id, 0)
+    return node_id, 0, name
+
+
+def squeeze_axis0(graph: Graph, source, name: str):
+    """``source`` without its axis 0 (a squeeze node, as MXNet would write it)."""
+    return _mxnet_node(graph, 'squeeze', {'axis': '(0,)'}, source, name)
+
+
+def expand_dims(graph: Graph, source, name: str):
+    """``source`` with a new axis 0 (an expand_dims node, as MXNet would write it)."""
+    return _mxnet_node(graph, 'expand_dims', {'axis': '0'}, source, name)
