@@ -60,7 +60,7 @@ class ClipExtractor(FrontExtractorOp):
 
 #: ``_<name>_scalar`` ops: x <op> scalar; the ``_r`` forms put the scalar first
 SCALAR = ('_plus_scalar', '_minus_scalar', '_mul_scalar', '_div_scalar', '_rminus_scalar', '_rdiv_scalar',
-          '_power_scalar', '_rpower_scalar', '_maximum_scalar', '_minimum_scalar', '_mod_scalar', '_rmod_scalar',
+          '_power_scalar', '_rpower_scalar', '_maximum_scalar', '_minimum_scalar',
           '_PlusScalar', '_MinusScalar', '_MulScalar', '_DivScalar', '_RMinusScalar', '_RDivScalar',
           '_PowerScalar', '_RPowerScalar', '_MaximumScalar', '_MinimumScalar')
 #: comparisons: MXNet gives 1 or 0 in the input's type

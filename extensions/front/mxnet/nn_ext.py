@@ -1,5 +1,6 @@
 """Extractors for MXNet's neural-network ops: each leaves an ``MX<op>`` node that ``nn_lowering``,
-``norm_lowering`` and ``pool_lowering`` build from opset ops (their attributes are read there, from ``pb``)."""
+``norm_lowering``, ``pool_lowering``, ``resize_lowering`` and ``rnn_lowering`` build from opset ops (their
+attributes are read there, from ``pb``)."""
 from extensions.front.mxnet.basic_ext import pending
 from mo.front.extractor import FrontExtractorOp
 
@@ -20,26 +21,6 @@ class NeuralNetExtractor(FrontExtractorOp):
 class RecurrentExtractor(FrontExtractorOp):
     """RNN and Gluon's _rnn_param_concat -> ``MXRNN``, ``MXrnn_param_concat`` for ``rnn_lowering``."""
     op = ['RNN', '_rnn_param_concat']
-
-    @classmethod
-    def extract(cls, node):
-        return pending(node)
-
-
-class DetectionExtractor(FrontExtractorOp):
-    """MXNet's detection ops -> ``MX<op>`` for ``box_lowering`` and ``detection_lowering``."""
-    op = ['_contrib_MultiBoxPrior', '_contrib_box_decode', '_contrib_ROIAlign', 'ROIPooling', '_contrib_box_nms',
-          '_contrib_MultiBoxDetection', '_contrib_Proposal']
-
-    @classmethod
-    def extract(cls, node):
-        return pending(node)
-
-
-class ControlFlowExtractor(FrontExtractorOp):
-    """_cond, _while_loop (their inputs made OpenVINO's by the loader, see ``mo.front.mxnet.wiring``) and _foreach
-    -> ``MXcond``, ``MXwhile_loop``, ``MXforeach`` for ``control_flow_lowering``."""
-    op = ['_cond', '_while_loop', '_foreach']
 
     @classmethod
     def extract(cls, node):

@@ -184,7 +184,7 @@ def _expected_shapes(node) -> dict:
         hidden = attr.int('num_hidden', None)
         return {1: (hidden, None), 2: (hidden,)}
     if node.op == 'BatchNorm':
-        return {2: (None,), 3: (None,), 4: (None,), 1: (None,)}
+        return {1: (None,), 2: (None,), 3: (None,), 4: (None,)}  # gamma, beta, mean, var: one length
     if node.op == 'Embedding':
         return {1: (attr.int('input_dim', None), attr.int('output_dim', None))}
     return {}
