@@ -25,8 +25,8 @@ HELP = 'convert a model ({}) into OpenVINO IR v11'.format(', '.join(r.title for 
 
 #: options recorded in the IR's rt_info, in this order
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
-                    'input_checkpoint', 'model_name', 'input', 'input_shape', 'output', 'batch', 'compress_to_fp16',
-                    'static_shape', 'transformations_config', 'extensions', 'mean_values', 'scale_values', 'scale',
+                    'input_checkpoint', 'input_symbol', 'model_name', 'input', 'input_shape', 'output', 'batch',
+                    'compress_to_fp16', 'static_shape', 'transformations_config', 'extensions', 'mean_values', 'scale_values', 'scale',
                     'reverse_input_channels', 'layout', 'source_layout', 'target_layout',
                     'freeze_placeholder_with_value')
 
@@ -70,6 +70,9 @@ def add_arguments(parser):
     parser.add_argument('--input_meta_graph', metavar='FILE', help='a TF1 .meta MetaGraphDef (with --input_checkpoint, '
                                                                    'default: the checkpoint beside it)')
     parser.add_argument('--input_checkpoint', metavar='PREFIX', help='the TF1 checkpoint holding the variables')
+    parser.add_argument('--input_symbol', metavar='FILE',
+                        help='the MXNet graph (NAME-symbol.json) of --input_model NAME-EPOCH.params (default: '
+                             'NAME-symbol.json beside it)')
     # the Model Optimizer's habits: the framework is told by content, --framework says it explicitly
     parser.add_argument('--framework', choices=frameworks.framework_names(), default=None,
                         help='the source framework (default: told by the model\'s content)')

@@ -69,8 +69,17 @@ def test_an_onnx_conversion_imports_no_other_frameworks_modules(tmp_path):
     assert _foreign_modules(tmp_path / 'relu.onnx', tmp_path / 'out') == []
 
 
+def test_an_mxnet_conversion_imports_no_other_frameworks_modules(tmp_path):
+    fixtures = ROOT / 'tests' / 'mxnet' / 'fixtures'
+    graph = json.loads((fixtures / 'legacy_v08-symbol.json').read_text())
+    graph['nodes'][0]['attrs'] = {'__shape__': '(1, 3, 5, 5)'}  # the input's shape, so no option is needed
+    (tmp_path / 'legacy_v08-symbol.json').write_text(json.dumps(graph))
+    (tmp_path / 'legacy_v08-0000.params').write_bytes((fixtures / 'legacy_v08-0000.params').read_bytes())
+    assert _foreign_modules(tmp_path / 'legacy_v08-0000.params', tmp_path / 'out') == []
+
+
 def test_every_framework_folder_has_a_record_and_the_cli_offers_it():
-    assert set(framework_names()) >= {'tf', 'onnx'}
+    assert set(framework_names()) >= {'tf', 'onnx', 'mxnet'}
     assert [r.name for r in frameworks()] == sorted(framework_names(), key=lambda n: [
         r.order for r in frameworks() if r.name == n][0])
     help_text = _mo('convert', '--help').stdout

@@ -33,3 +33,11 @@ def np_dtype(flag: int, what: str) -> np.dtype:
     if dtype is None:
         raise Error('{} has element type flag {}, which is no MXNet type', what, flag)
     return dtype
+
+
+def np_dtype_of_name(name: str, what: str) -> np.dtype:
+    """The numpy dtype of an MXNet type name as ops' ``dtype`` attributes give it (``'float32'``, ``'int64'``)."""
+    for flag, type_name in TYPE_NAMES.items():
+        if type_name == name:
+            return np_dtype(flag, what)
+    raise Error('{}: "{}" is no MXNet element type ({})', what, name, ', '.join(TYPE_NAMES.values()))

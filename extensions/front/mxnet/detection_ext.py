@@ -1,0 +1,14 @@
+"""Extractors for MXNet's detection ops: each leaves an ``MX<op>`` node for ``box_lowering``,
+``detection_lowering`` and ``multibox_lowering``."""
+from extensions.front.mxnet.basic_ext import pending
+from mo.front.extractor import FrontExtractorOp
+
+
+class DetectionExtractor(FrontExtractorOp):
+    """MultiBoxPrior, box_decode, ROIAlign, ROIPooling, box_nms, MultiBoxDetection, Proposal -> ``MX<op>``."""
+    op = ['_contrib_MultiBoxPrior', '_contrib_box_decode', '_contrib_ROIAlign', 'ROIPooling', '_contrib_box_nms',
+          '_contrib_MultiBoxDetection', '_contrib_Proposal']
+
+    @classmethod
+    def extract(cls, node):
+        return pending(node)
