@@ -1,0 +1,128 @@
+"""Quantized weights that stay compressed (MatMulNBits, GatherBlockQuantized, blocked int4/int8 DequantizeLinear) and
+16-bit Q/DQ: ONNX graphs built here (random weights quantized with numpy as onnxruntime's quantizers lay them out,
+or by those quantizers), converted by mo, run by OpenVINO's CPU and compared with onnxruntime; the IR keeps the
+weights as u4/i4/u8/i8 constants and its ``.bin`` about the size of the ONNX model's quantized bytes."""
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip('onnx')
+pytest.importorskip('onnxruntime')
+ov = pytest.importorskip('openvino')
+
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from tests.onnx.onnx_oracle import make_model, run_onnxruntime  # noqa: E402
+
+#: OpenVINO's CPU in exact f32, and no dynamic quantization of the activations of compressed-weight MatMuls
+_CPU_CONFIG = {'INFERENCE_PRECISION_HINT': 'f32', 'DYNAMIC_QUANTIZATION_GROUP_SIZE': '0'}
+_MS = {'com.microsoft': 1}
+
+
+def _convert(model, tmp_path):
+    import mo
+    return mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
+
+
+def _run_ir(xml_path, feeds):
+    """The IR's outputs in order, compiled with ``_CPU_CONFIG``."""
+    compiled = ov.Core().compile_model(str(xml_path), 'CPU', _CPU_CONFIG)
+    by_name = {name: port for port in compiled.inputs for name in port.get_names()}
+    result = compiled({by_name[name]: value for name, value in feeds.items()})
+    return [result[port] for port in compiled.outputs]
+
+
+def _compare(model, feeds, tmp_path, rtol=1e-4, atol=1e-4):
+    """Convert ``model``, run the IR and onnxruntime on ``feeds``, compare; the conversion result and the largest
+    absolute difference."""
+    result = _convert(model, tmp_path)
+    actual, expected = _run_ir(result.xml_path, feeds), run_onnxruntime(model, feeds)
+    worst = 0.0
+    for a, e in zip(actual, expected):
+        assert a.shape == e.shape, (a.shape, e.shape)
+        np.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
+        worst = max(worst, float(np.max(np.abs(a.astype(np.float64) - e))) if e.size else 0.0)
+    return result, worst
+
+
+def _layers(xml_path):
+    return list(ET.parse(str(xml_path)).getroot().iter('layer'))
+
+
+def _const_types(xml_path):
+    return [layer.find('data').get('element_type') for layer in _layers(xml_path) if layer.get('type') == 'Const']
+
+
+def _layer_types(xml_path):
+    return [layer.get('type') for layer in _layers(xml_path)]
+
+
+def _bin_size(result):
+    import os
+    return os.path.getsize(str(result.xml_path)[:-4] + '.bin')
+
+
+# ----- 16-bit Q/DQ ------------------------------------------------------------------------------------------------
+
+_16_BIT = {np.int16: TensorProto.INT16, np.uint16: TensorProto.UINT16}
+
+
+@pytest.mark.parametrize('dtype', [np.uint16, np.int16])
+@pytest.mark.parametrize('axis', [None, 1])
+def test_16_bit_quantize_dequantize(dtype, axis, tmp_path):
+    """A QuantizeLinear -> DequantizeLinear pair of a 16-bit type on float data: within a hundredth of a
+    quantization step of onnxruntime (OpenVINO's 16-bit FakeQuantize is off by about half the range's scale)."""
+    rng = np.random.default_rng(16)
+    shape = [2, 4, 6, 5]
+    scale = (rng.uniform(2e-5, 5e-5, shape[axis]) if axis is not None else np.array(3e-5)).astype(np.float32)
+    info = np.iinfo(dtype)
+    middle = (int(info.min) + int(info.max) + 1) // 2
+    zero = rng.integers(middle - 300, middle + 300, scale.shape).astype(dtype)
+    attrs = {} if axis is None else {'axis': axis}
+    nodes = [helper.make_node('QuantizeLinear', ['x', 'scale', 'zero'], ['q'], **attrs),
+             helper.make_node('DequantizeLinear', ['q', 'scale', 'zero'], ['y'], **attrs)]
+    model = make_model(nodes, [('x', TensorProto.FLOAT, shape)], [('y', TensorProto.FLOAT, shape)],
+                       {'scale': scale, 'zero': zero}, opset=21)
+    x = rng.normal(0, 0.5, shape).astype(np.float32)
+    x.flat[:4] = [5.0, -5.0, 0.0, 1e-6]  # beyond the range on both sides: saturated
+    result, worst = _compare(model, {'x': x}, tmp_path, rtol=0, atol=float(np.max(scale)) * 0.01)
+    assert 'FakeQuantize' not in _layer_types(result.xml_path)
+
+
+class _RandomReader:
+    """A calibration data reader for onnxruntime's quantize_static: a few random batches of input ``x``."""
+
+    def __init__(self, shape, seed=0):
+        rng = np.random.default_rng(seed)
+        self.batches = iter([{'x': rng.normal(0, 1, shape).astype(np.float32)} for _ in range(4)])
+
+    def get_next(self):
+        return next(self.batches, None)
+
+
+def test_a16w8_quantize_static(tmp_path):
+    """A MatMul -> Add -> Relu -> MatMul model quantized by onnxruntime's quantize_static to QDQ with uint16
+    activations and int8 weights (a16w8): matches onnxruntime within a hundredth of the output's range."""
+    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
+    rng = np.random.default_rng(17)
+    w1 = rng.normal(0, 0.3, [16, 32]).astype(np.float32)
+    b1 = rng.normal(0, 0.1, [32]).astype(np.float32)
+    w2 = rng.normal(0, 0.3, [32, 8]).astype(np.float32)
+    nodes = [helper.make_node('MatMul', ['x', 'w1'], ['h']), helper.make_node('Add', ['h', 'b1'], ['hb']),
+             helper.make_node('Relu', ['hb'], ['r']), helper.make_node('MatMul', ['r', 'w2'], ['y'])]
+    model = make_model(nodes, [('x', TensorProto.FLOAT, [4, 16])], [('y', TensorProto.FLOAT, [4, 8])],
+                       {'w1': w1, 'b1': b1, 'w2': w2}, opset=21)
+    source, quantized = tmp_path / 'float.onnx', tmp_path / 'a16w8.onnx'
+    onnx.save(model, str(source))
+    quantize_static(str(source), str(quantized), _RandomReader([4, 16]), quant_format=QuantFormat.QDQ,
+                    activation_type=QuantType.QUInt16, weight_type=QuantType.QInt8)
+    model = onnx.load(str(quantized))
+    kinds = {(node.op_type, init.data_type) for node in model.graph.node for init in model.graph.initializer
+             if node.op_type == 'QuantizeLinear' and init.name == node.input[2]}
+    assert ('QuantizeLinear', TensorProto.UINT16) in kinds, kinds  # the quantizer did write 16-bit activations
+    x = rng.normal(0, 1, [4, 16]).astype(np.float32)
+    expected = run_onnxruntime(model, {'x': x})[0]
+    result, worst = _compare(model, {'x': x}, tmp_path / 'ir', rtol=0,
+                             atol=float(np.ptp(expected)) * 0.01)
+    assert 'FakeQuantize' not in _layer_types(result.xml_path)
