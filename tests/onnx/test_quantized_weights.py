@@ -225,3 +225,154 @@ def test_matmul_nbits(n, k, bits, block, zero_kind, bias, tmp_path):
                          if layer.get('type') == 'Const' and layer.find('data').get('shape', '').count(',') >= 2
                          and np.prod([int(d) for d in layer.find('data').get('shape').split(',')]) >= n * k}
     _check_size(result, quantized_bytes, bits)
+
+
+def _act_order(k, block, rng):
+    """An act-order g_idx: the columns of each group of ``block`` scattered over K (a random permutation)."""
+    g_idx = np.empty(k, np.int32)
+    g_idx[rng.permutation(k)] = np.arange(k) // block
+    return g_idx
+
+
+def _nbits_reference(model, a):
+    """MatMulNBits computed by numpy from the model's initializers (4-bit, float zero points), g_idx honoured: column
+    k dequantized with the scale and zero point of group g_idx[k]."""
+    init = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    attrs = {a.name: a.i for a in model.graph.node[0].attribute}
+    n, k, block = attrs['N'], attrs['K'], attrs['block_size']
+    packed = init['b'].reshape(n, -1)
+    codes = np.stack([packed & 15, packed >> 4], -1).reshape(n, -1)[:, :k].astype(np.float64)
+    g_idx = init['g_idx'] if 'g_idx' in init else np.arange(k) // block
+    w = (codes - init['zero_points'].reshape(n, -1)[:, g_idx]) * init['scales'].reshape(n, -1)[:, g_idx]
+    return (a.astype(np.float64) @ w.T).astype(np.float32)
+
+
+@pytest.mark.parametrize('order', ['blocks', 'act_order'])
+def test_matmul_nbits_g_idx(order, tmp_path):
+    """MatMulNBits with g_idx: the trivial one (column k in block k // block_size) and an act-order one (each group's
+    block_size columns scattered over K): the same numbers as onnxruntime and as numpy. Float zero points: with
+    g_idx, onnxruntime's CPU ignores packed uint8 ones (it computes with the default 8, against its own spec)."""
+    rng = np.random.default_rng(7)
+    n, k, block = 32, 128, 32
+    g_idx = np.arange(k) // block if order == 'blocks' else _act_order(k, block, rng)
+    model, quantized_bytes, a = _matmul_nbits_model(n, k, 4, block, 'float', g_idx=g_idx, seed=3)
+    result, worst = _compare(model, {'a': a}, tmp_path)
+    np.testing.assert_allclose(_run_ir(result.xml_path, {'a': a})[0], _nbits_reference(model, a), rtol=1e-4,
+                               atol=1e-4)
+    assert 'u4' in _const_types(result.xml_path)
+    _check_size(result, quantized_bytes + k * 8)  # g_idx: an int64 order
+
+
+def test_matmul_nbits_g_idx_uneven_groups_refused(tmp_path):
+    """A g_idx whose groups are not block_size columns each cannot be blocks: one clear Error."""
+    from mo.utils.error import Error
+    rng = np.random.default_rng(8)
+    g_idx = _act_order(128, 32, rng)
+    g_idx[g_idx == 1] = 0  # group 0 with 64 columns, group 1 with none
+    model, _, _ = _matmul_nbits_model(32, 128, 4, 32, 'packed', g_idx=g_idx)
+    with pytest.raises(Error, match='g_idx'):
+        _convert(model, tmp_path)
+
+
+def test_matmul_nbits_from_onnxruntime_quantizer(tmp_path):
+    """A MatMul model quantized by onnxruntime's own MatMulNBitsQuantizer (4 bits, blocks of 32, asymmetric):
+    matches onnxruntime; u4 codes in the IR, .bin about the quantized bytes."""
+    pytest.importorskip('onnx_ir', reason='onnxruntime 1.32\'s MatMulNBitsQuantizer imports onnx_ir')
+    from onnxruntime.quantization.matmul_nbits_quantizer import DefaultWeightOnlyQuantConfig, MatMulNBitsQuantizer
+    rng = np.random.default_rng(9)
+    w1 = rng.normal(0, 0.2, [128, 96]).astype(np.float32)
+    w2 = rng.normal(0, 0.2, [96, 64]).astype(np.float32)
+    nodes = [helper.make_node('MatMul', ['x', 'w1'], ['h']), helper.make_node('Relu', ['h'], ['r']),
+             helper.make_node('MatMul', ['r', 'w2'], ['y'])]
+    model = make_model(nodes, [('x', TensorProto.FLOAT, [2, 3, 128])], [('y', TensorProto.FLOAT, [2, 3, 64])],
+                       {'w1': w1, 'w2': w2}, opset=21)
+    config = DefaultWeightOnlyQuantConfig(block_size=32, is_symmetric=False, accuracy_level=0)
+    quantizer = MatMulNBitsQuantizer(model, algo_config=config)
+    quantizer.process()
+    model = quantizer.model.model
+    assert [node.op_type for node in model.graph.node].count('MatMulNBits') == 2
+    quantized_bytes = sum(numpy_helper.to_array(t).nbytes for t in model.graph.initializer)
+    x = rng.normal(0, 1, [2, 3, 128]).astype(np.float32)
+    result, worst = _compare(model, {'x': x}, tmp_path)
+    assert 'u4' in _const_types(result.xml_path)
+    _check_size(result, quantized_bytes)
+
+
+# ----- blocked DequantizeLinear -----------------------------------------------------------------------------------
+
+_INT_TYPES = {'int4': TensorProto.INT4, 'uint4': TensorProto.UINT4, 'int8': TensorProto.INT8,
+              'uint8': TensorProto.UINT8}
+_IR_TYPES = {'int4': 'i4', 'uint4': 'u4', 'int8': 'i8', 'uint8': 'u8'}
+
+
+def _tensor(name, values, kind):
+    """An initializer of integer ``kind`` (int4/uint4 packed two a byte by onnx)."""
+    return helper.make_tensor(name, _INT_TYPES[kind], list(values.shape), values.reshape(-1).astype(int).tolist())
+
+
+def _quantized_bytes(values, kind):
+    return (values.size + 1) // 2 if kind.endswith('int4') else values.size
+
+
+def _blocked_codes(shape, axis, block, kind, with_zero, rng):
+    """Random codes of ``kind`` and their blocked scale (and zero point) along ``axis``, as ONNX's blocked
+    DequantizeLinear (opset 21) reads them."""
+    signed = not kind.startswith('u')
+    bits = 4 if kind.endswith('int4') else 8
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    codes = rng.integers(low, high + 1, shape)
+    scale_shape = list(shape)
+    scale_shape[axis] = -(-shape[axis] // block)
+    scale = rng.uniform(0.002, 0.02, scale_shape).astype(np.float32)
+    zero = rng.integers(low, high + 1, scale_shape) if with_zero else None
+    return codes, scale, zero
+
+
+BLOCKED_DQ = [  # kind, [K, N], block, zero point
+    ('int4', [128, 48], 32, False),
+    ('uint4', [128, 48], 32, True),
+    ('int4', [160, 40], 64, True),    # K not a multiple of the block
+    ('uint4', [96, 33], 16, False),   # an odd element count: the last byte half used
+    ('int8', [128, 48], 32, True),
+    ('uint8', [128, 48], 128, False),
+]
+
+
+@pytest.mark.parametrize('kind,shape,block,with_zero', BLOCKED_DQ)
+def test_blocked_dequantize_matmul(kind, shape, block, with_zero, tmp_path):
+    """MatMul(x, DequantizeLinear(w [K, N], axis 0, block_size)) of int4/uint4/int8/uint8 weights, with and without
+    zero point: matches onnxruntime; the IR keeps the codes at their width and the .bin about the quantized bytes
+    (no full-size scale)."""
+    rng = np.random.default_rng(11)
+    codes, scale, zero = _blocked_codes(shape, 0, block, kind, with_zero, rng)
+    initializers = [_tensor('w', codes, kind), numpy_helper.from_array(scale, 'scale')]
+    inputs = ['w', 'scale']
+    if with_zero:
+        initializers.append(_tensor('zero', zero, kind))
+        inputs.append('zero')
+    nodes = [helper.make_node('DequantizeLinear', inputs, ['w_float'], axis=0, block_size=block),
+             helper.make_node('MatMul', ['x', 'w_float'], ['y'])]
+    model = make_model(nodes, [('x', TensorProto.FLOAT, [3, shape[0]])], [('y', TensorProto.FLOAT, [3, shape[1]])],
+                       initializers, opset=21)
+    x = rng.normal(0, 1, [3, shape[0]]).astype(np.float32)
+    result, worst = _compare(model, {'x': x}, tmp_path)
+    assert _IR_TYPES[kind] in _const_types(result.xml_path), _const_types(result.xml_path)
+    quantized_bytes = _quantized_bytes(codes, kind) + scale.nbytes + (_quantized_bytes(zero, kind) if with_zero else 0)
+    _check_size(result, quantized_bytes)
+
+
+@pytest.mark.parametrize('kind', ['int4', 'uint8'])
+def test_blocked_dequantize_gather(kind, tmp_path):
+    """Gather(DequantizeLinear(table [V, H], axis 1, block_size), ids): an embedding table quantized along its rows
+    stays compressed and matches onnxruntime."""
+    rng = np.random.default_rng(12)
+    codes, scale, zero = _blocked_codes([50, 64], 1, 16, kind, True, rng)
+    initializers = [_tensor('table', codes, kind), numpy_helper.from_array(scale, 'scale'), _tensor('zero', zero, kind)]
+    nodes = [helper.make_node('DequantizeLinear', ['table', 'scale', 'zero'], ['table_float'], axis=1, block_size=16),
+             helper.make_node('Gather', ['table_float', 'ids'], ['y'], axis=0)]
+    model = make_model(nodes, [('ids', TensorProto.INT64, [2, 5])], [('y', TensorProto.FLOAT, [2, 5, 64])],
+                       initializers, opset=21)
+    ids = rng.integers(0, 50, [2, 5]).astype(np.int64)
+    result, worst = _compare(model, {'ids': ids}, tmp_path)
+    assert _IR_TYPES[kind] in _const_types(result.xml_path)
+    _check_size(result, _quantized_bytes(codes, kind) + scale.nbytes + _quantized_bytes(zero, kind))
