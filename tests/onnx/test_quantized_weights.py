@@ -376,3 +376,64 @@ def test_blocked_dequantize_gather(kind, tmp_path):
     result, worst = _compare(model, {'ids': ids}, tmp_path)
     assert _IR_TYPES[kind] in _const_types(result.xml_path)
     _check_size(result, _quantized_bytes(codes, kind) + scale.nbytes + _quantized_bytes(zero, kind))
+
+
+# ----- GatherBlockQuantized ---------------------------------------------------------------------------------------
+
+GATHER_BLOCK_QUANTIZED = [  # data kind, bits, [V, H], block, zero points, gather_axis, quantize_axis
+    ('int4', 4, [50, 64], 16, False, 0, 1),
+    ('uint4', 4, [50, 64], 32, True, 0, 1),
+    ('uint4', 4, [50, 72], 16, True, 0, -1),   # 72 = 4 blocks of 16 and a short one
+    ('int4', 4, [64, 20], 16, True, 1, 0),     # gathered along the columns, quantized along the rows
+    ('uint8', 8, [40, 64], 32, True, 0, 1),
+    ('uint8', 8, [40, 64], 16, False, 0, 1),
+    ('uint8', 4, [40, 64], 32, True, 0, 1),    # two 4-bit codes a byte along the last axis
+    ('uint8', 4, [40, 64], 16, False, 0, 1),
+    ('uint8', 2, [40, 64], 16, True, 0, 1),
+]
+
+
+@pytest.mark.parametrize('kind,bits,shape,block,with_zero,gather_axis,quantize_axis', GATHER_BLOCK_QUANTIZED)
+def test_gather_block_quantized(kind, bits, shape, block, with_zero, gather_axis, quantize_axis, tmp_path):
+    """GatherBlockQuantized of int4/uint4 data, or uint8 data holding 2/4/8-bit codes, with and without zero points,
+    along either axis: matches onnxruntime; the IR keeps the codes at their width, the .bin about the quantized
+    bytes."""
+    rng = np.random.default_rng(21)
+    axis = quantize_axis % len(shape)
+    top = (1 << bits) - 1
+    signed = kind == 'int4'
+    low, high = (-8, 7) if signed else (0, top)
+    codes = rng.integers(low, high + 1, shape)
+    scale_shape = list(shape)
+    scale_shape[axis] = -(-shape[axis] // block)
+    scale = rng.uniform(0.002, 0.02, scale_shape).astype(np.float32)
+    zero = rng.integers(low, high + 1, scale_shape) if with_zero else None
+    if kind == 'uint8':
+        data = _pack(codes.astype(np.uint8), bits)
+        initializers = [numpy_helper.from_array(data, 'data')]
+        quantized_bytes = data.nbytes
+        if with_zero:
+            packed_zero = _pack(zero.astype(np.uint8), bits)
+            initializers.append(numpy_helper.from_array(packed_zero, 'zero'))
+            quantized_bytes += packed_zero.nbytes
+    else:
+        initializers = [_tensor('data', codes, kind)] + ([_tensor('zero', zero, kind)] if with_zero else [])
+        quantized_bytes = _quantized_bytes(codes, kind) + (_quantized_bytes(zero, kind) if with_zero else 0)
+    initializers.append(numpy_helper.from_array(scale, 'scale'))
+    quantized_bytes += scale.nbytes
+    node = helper.make_node('GatherBlockQuantized', ['data', 'ids', 'scale'] + (['zero'] if with_zero else []),
+                            ['y'], domain='com.microsoft', bits=bits, block_size=block, gather_axis=gather_axis,
+                            quantize_axis=quantize_axis)
+    out_shape = [2, 3, shape[1]] if gather_axis == 0 else [shape[0], 2, 3]
+    model = make_model([node], [('ids', TensorProto.INT64, [2, 3])], [('y', TensorProto.FLOAT, out_shape)],
+                       initializers, opset=21, domains=_MS)
+    ids = rng.integers(-shape[gather_axis], shape[gather_axis], [2, 3]).astype(np.int64)  # negative ones too
+    result, worst = _compare(model, {'ids': ids}, tmp_path)
+    if kind != 'uint8':
+        wanted = _IR_TYPES[kind]
+    elif with_zero:
+        wanted = 'u8' if bits == 8 else 'u4'
+    else:
+        wanted = 'i8' if bits == 8 else 'i4'  # the default zero point 2^(bits-1) taken into signed codes
+    assert wanted in _const_types(result.xml_path), _const_types(result.xml_path)
+    _check_size(result, quantized_bytes, bits)
