@@ -58,6 +58,15 @@ def _layer_types(xml_path):
     return [layer.get('type') for layer in _layers(xml_path)]
 
 
+def _runs_compressed(xml_path, layer='FullyConnected'):
+    """Whether OpenVINO's CPU runs the IR's ``layer`` (FullyConnected: a MatMul of constant weights; Gather) on
+    compressed weights: its runtime precision is the codes' u4/i4/u8/i8, not f32."""
+    compiled = ov.Core().compile_model(str(xml_path), 'CPU', _CPU_CONFIG)
+    precisions = [op.get_rt_info()['runtimePrecision'].astype(str) for op in compiled.get_runtime_model().get_ops()
+                  if op.get_rt_info()['layerType'].astype(str) == layer]
+    return bool(precisions) and all(p in ('u4', 'i4', 'u8', 'i8') for p in precisions)
+
+
 def _bin_size(result):
     import os
     return os.path.getsize(str(result.xml_path)[:-4] + '.bin')
@@ -221,6 +230,7 @@ def test_matmul_nbits(n, k, bits, block, zero_kind, bias, tmp_path):
     result, worst = _compare(model, {'a': a}, tmp_path, rtol=1e-4, atol=1e-4)
     wanted = {(8, False): 'u8', (8, True): 'i8'}.get((bits, zero_kind is None), 'i4' if zero_kind is None else 'u4')
     assert wanted in _const_types(result.xml_path), _const_types(result.xml_path)
+    assert _runs_compressed(result.xml_path)
     assert 'f32' not in {layer.find('data').get('element_type') for layer in _layers(result.xml_path)
                          if layer.get('type') == 'Const' and layer.find('data').get('shape', '').count(',') >= 2
                          and np.prod([int(d) for d in layer.find('data').get('shape').split(',')]) >= n * k}
@@ -259,7 +269,7 @@ def test_matmul_nbits_g_idx(order, tmp_path):
     result, worst = _compare(model, {'a': a}, tmp_path)
     np.testing.assert_allclose(_run_ir(result.xml_path, {'a': a})[0], _nbits_reference(model, a), rtol=1e-4,
                                atol=1e-4)
-    assert 'u4' in _const_types(result.xml_path)
+    assert 'u4' in _const_types(result.xml_path) and _runs_compressed(result.xml_path)
     _check_size(result, quantized_bytes + k * 8)  # g_idx: an int64 order
 
 
@@ -357,6 +367,8 @@ def test_blocked_dequantize_matmul(kind, shape, block, with_zero, tmp_path):
     x = rng.normal(0, 1, [3, shape[0]]).astype(np.float32)
     result, worst = _compare(model, {'x': x}, tmp_path)
     assert _IR_TYPES[kind] in _const_types(result.xml_path), _const_types(result.xml_path)
+    if shape[0] % block == 0:  # (a short last block is cut from the weights, which OpenVINO then decompresses)
+        assert _runs_compressed(result.xml_path)
     quantized_bytes = _quantized_bytes(codes, kind) + scale.nbytes + (_quantized_bytes(zero, kind) if with_zero else 0)
     _check_size(result, quantized_bytes)
 
@@ -375,6 +387,7 @@ def test_blocked_dequantize_gather(kind, tmp_path):
     ids = rng.integers(0, 50, [2, 5]).astype(np.int64)
     result, worst = _compare(model, {'ids': ids}, tmp_path)
     assert _IR_TYPES[kind] in _const_types(result.xml_path)
+    assert _runs_compressed(result.xml_path, 'Gather')
     _check_size(result, _quantized_bytes(codes, kind) + scale.nbytes + _quantized_bytes(zero, kind))
 
 
@@ -436,4 +449,6 @@ def test_gather_block_quantized(kind, bits, shape, block, with_zero, gather_axis
     else:
         wanted = 'i8' if bits == 8 else 'i4'  # the default zero point 2^(bits-1) taken into signed codes
     assert wanted in _const_types(result.xml_path), _const_types(result.xml_path)
+    if gather_axis == 0:  # (OpenVINO's CPU gathers compressed rows only)
+        assert _runs_compressed(result.xml_path, 'Gather')
     _check_size(result, quantized_bytes, bits)

@@ -17,7 +17,7 @@ code, the symmetric form (i4/i8, no Subtract). 2-bit codes are held as 4-bit one
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64
+from extensions.front.onnx.nn_formulas import I64, concat
 from extensions.front.onnx.quantize_lowering import _convert_shape_only
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -25,7 +25,9 @@ from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.matmul import MatMul
+from mo.ops.pad import Pad
 from mo.ops.reshape import Reshape
+from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.transpose import Transpose
 from mo.utils import narrow_types
@@ -76,11 +78,21 @@ def centered_codes(codes: np.ndarray, bits: int) -> np.ndarray:
     return (codes.astype(np.int16) - (1 << (bits - 1))).astype(code_type(bits, True))
 
 
+def trimmed(b: Builder, x, length: int, axis: int, tag: str):
+    """``x`` cut to its first ``length`` elements along ``axis``: a Slice."""
+    return b.op(Slice, [x, b.const(np.array([0], I64), tag + '/start'), b.const(np.array([length], I64), tag + '/stop'),
+                        b.const(np.array([1], I64), tag + '/step'), b.const(np.array([axis], I64), tag + '/axes')],
+                tag)
+
+
 def compressed_weights(b: Builder, codes: np.ndarray, scale: np.ndarray, zero, axis: int, block: int, tag: str,
-                       op: str = 'weights'):
+                       op: str = 'weights', trim: bool = True):
     """``(Convert(codes) - zero) * scale``, ``codes`` quantized in blocks of ``block`` along ``axis``, in the
     compressed-weight form (see the module docstring). ``scale`` has the codes' shape but ``ceil(length / block)``
-    along ``axis``; ``zero`` is None, integers of the codes' type or floats, of the scale's shape."""
+    along ``axis``; ``zero`` is None, integers of the codes' type or floats, of the scale's shape. A short last block
+    is padded; without ``trim`` the result keeps the padding (whole blocks along ``axis``) for the caller to cut
+    later (after a Gather along another axis, say: a Slice right after the weights keeps OpenVINO's CPU from reading
+    them compressed)."""
     rank = codes.ndim
     axis = axis + rank if axis < 0 else axis
     if not 0 <= axis < rank:
@@ -93,7 +105,7 @@ def compressed_weights(b: Builder, codes: np.ndarray, scale: np.ndarray, zero, a
                     block, axis)
     padded = groups * block
     if padded != length:
-        # the last block is short: pad it (the padding's products are sliced off after the Reshape)
+        # the last block is short: pad it (the padding's products are cut off after the Reshape, or by the caller)
         codes = np.concatenate([codes, np.zeros(codes.shape[:-1] + (padded - length,), codes.dtype)], axis=-1)
     grouped = np.ascontiguousarray(codes).reshape(codes.shape[:-1] + (groups, block))
     float_type = scale.dtype
@@ -115,11 +127,8 @@ def compressed_weights(b: Builder, codes: np.ndarray, scale: np.ndarray, zero, a
                    tag + '/multiply_scale')
     weights = b.op(Reshape, [weights, b.const(np.array(codes.shape[:-1] + (padded,), I64), tag + '/shape')],
                    tag + '/ungrouped')
-    if padded != length:
-        weights = b.op(Slice, [weights, b.const(np.array([0], I64), tag + '/start'),
-                               b.const(np.array([length], I64), tag + '/stop'),
-                               b.const(np.array([1], I64), tag + '/step'),
-                               b.const(np.array([-1], I64), tag + '/axes')], tag + '/unpadded')
+    if padded != length and trim:
+        weights = trimmed(b, weights, length, -1, tag + '/unpadded')
     if axis != rank - 1:
         order = list(range(rank - 1))
         order.insert(axis, rank - 1)
@@ -127,10 +136,21 @@ def compressed_weights(b: Builder, codes: np.ndarray, scale: np.ndarray, zero, a
     return weights
 
 
+def padded_last_axis(b: Builder, x, extra: int, tag: str):
+    """``x`` with ``extra`` zeros after the end of its last axis, whatever its rank: Pad(x, 0..., [0..., extra])."""
+    zeros = b.op(Mul, [b.op(ShapeOf, [x], tag + '/shape', output_type=I64), b.const(np.array(0, I64), tag + '/zero')],
+                 tag + '/pads_begin')
+    leading = b.op(Slice, [zeros, b.const(np.array([0], I64), tag + '/start'),
+                           b.const(np.array([-1], I64), tag + '/stop'), b.const(np.array([1], I64), tag + '/step')],
+                   tag + '/leading')
+    pads_end = concat(b, [leading, b.const(np.array([extra], I64), tag + '/extra')], tag + '/pads_end')
+    return b.op(Pad, [x, zeros, pads_end], tag, pad_mode='constant')
+
+
 class ONNXMSMatMulNBitsLowering(OpRule):
     """MatMulNBits(A, B, scales, zero_points, g_idx, bias) = MatMul(A, W, transpose_b) (+ bias), W [N, K] the
     compressed weights (B's codes unpacked, per-block zero point and scale); A's columns gathered in g_idx's order
-    where act-order groups are not the blocks."""
+    where act-order groups are not the blocks, and padded with zeros to whole blocks."""
     op = 'ONNXMSMatMulNBits'
 
     def rewrite(self, node: Node, b: Builder):
@@ -141,7 +161,10 @@ class ONNXMSMatMulNBitsLowering(OpRule):
         if packed.dtype != np.uint8 or packed.size != n * groups * blob or packed.size == 0:
             raise Error('{} "{}": B must be uint8 of shape [N, ceil(K / block_size), block_size * bits / 8] = {} '
                         '(it is {} {})', op, b.name, [n, groups, blob], packed.dtype, list(packed.shape))
-        codes = unpack_bits(packed.reshape(n, groups, blob), bits).reshape(n, groups * block)[:, :k]
+        # all the blocks' codes, the short last block's padding too: A is padded with zeros to match instead of the
+        # weights sliced, as a Slice between the weights and the MatMul keeps OpenVINO's CPU from reading them
+        # compressed (it decompresses them to f32 at compile time)
+        codes = unpack_bits(packed.reshape(n, groups, blob), bits).reshape(n, groups * block)
         scale = _constant(node, 2, 'scales', op)
         if scale.size != n * groups:
             raise Error('{} "{}": scales must have N * ceil(K / block_size) = {} elements (it has shape {})', op,
@@ -163,9 +186,11 @@ class ONNXMSMatMulNBitsLowering(OpRule):
         if node.is_in_port_connected(4):
             order = self.act_order(node, b, k, block, groups)
             if order is not None:
-                codes = codes[:, order]
+                codes = np.concatenate([codes[:, order], codes[:, k:]], axis=1)
                 a = b.op(Gather, [a, b.const(order.astype(I64), 'act_order'), b.const(np.array(-1, I64), 'axis')],
                          'act_order_columns')
+        if groups * block != k:
+            a = padded_last_axis(b, a, groups * block - k, 'padded_a')
         weights = compressed_weights(b, codes, scale, zero, 1, block, 'weights', op)
         y = b.op(MatMul, [a, weights], 'matmul', transpose_b=True)
         if node.is_in_port_connected(5):
@@ -228,8 +253,16 @@ class ONNXMSGatherBlockQuantizedLowering(OpRule):
             codes = data
             if zero is not None and not np.any(zero.astype(np.int8)):
                 zero = None  # int4/uint4's default zero point is 0: no Subtract
-        weights = compressed_weights(b, codes, scale, zero, quantize_axis, block, 'weights', op)
-        return b.op(Gather, [weights, node.in_port(1), b.const(np.array(gather_axis, I64), 'axis')], 'gather')
+        # a short last block along quantize_axis is cut from the gathered rows, not from the weights
+        later = gather_axis != quantize_axis
+        weights = compressed_weights(b, codes, scale, zero, quantize_axis, block, 'weights', op, trim=not later)
+        y = b.op(Gather, [weights, node.in_port(1), b.const(np.array(gather_axis, I64), 'axis')], 'gather')
+        length = codes.shape[quantize_axis]
+        if later and length % block:
+            # quantize_axis in the output: the same axis counted from the end where it follows gather_axis
+            y = trimmed(b, y, length, quantize_axis - rank if quantize_axis > gather_axis else quantize_axis,
+                        'unpadded')
+        return y
 
 
 class ONNXBlockedDequantizeLinearLowering(OpRule):
