@@ -44,7 +44,9 @@ class MatMulNBitsExtractor(FrontExtractorOp):
 
     @classmethod
     def describe(cls, op):
-        return 'MatMul of compressed u4/i4/u8/i8 weights (Convert, Subtract, Multiply, Reshape)'
+        return ('MatMul of compressed u4/i4/u8/i8 weights (Convert, Subtract, Multiply, Reshape): bits 2/4/8 (2-bit '
+                'codes held as 4-bit), packed, float or default zero points, bias; g_idx whose groups are block_size '
+                'columns each (act-order: a Gather of A\'s columns), other g_idx refused; weight_prepacked refused')
 
     @classmethod
     def extract(cls, node):
@@ -71,7 +73,8 @@ class GatherBlockQuantizedExtractor(FrontExtractorOp):
 
     @classmethod
     def describe(cls, op):
-        return 'Gather of compressed u4/i4/u8/i8 weights (Convert, Subtract, Multiply, Reshape)'
+        return ('Gather of compressed u4/i4/u8/i8 weights (Convert, Subtract, Multiply, Reshape): int4/uint4 data, '
+                'or uint8 with bits 2/4/8; float8/float4 data refused')
 
     @classmethod
     def extract(cls, node):
