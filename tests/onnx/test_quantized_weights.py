@@ -452,3 +452,51 @@ def test_gather_block_quantized(kind, bits, shape, block, with_zero, gather_axis
     if gather_axis == 0:  # (OpenVINO's CPU gathers compressed rows only)
         assert _runs_compressed(result.xml_path, 'Gather')
     _check_size(result, quantized_bytes, bits)
+
+
+def test_matmul_nbits_float16(tmp_path):
+    """A float16 MatMulNBits (A, scales, float zero points and bias in float16): the codes are converted to f16 and
+    the result matches onnxruntime within float16's precision."""
+    rng = np.random.default_rng(13)
+    n, k, block = 48, 128, 32
+    w = rng.normal(0, 0.2, [n, k]).astype(np.float32)
+    codes, scale, zero = _quantize_blocks(w, 4, block, 'packed', rng)
+    packed = _pack(codes.reshape(n, -1), 4).reshape(n, -1, block // 2)
+    initializers = {'b': packed, 'scales': scale.astype(np.float16), 'zero_points': zero.astype(np.float16),
+                    'bias': rng.normal(0, 1, [n]).astype(np.float16)}
+    node = helper.make_node('MatMulNBits', ['a', 'b', 'scales', 'zero_points', '', 'bias'], ['y'],
+                            domain='com.microsoft', K=k, N=n, bits=4, block_size=block)
+    model = make_model([node], [('a', TensorProto.FLOAT16, [3, k])], [('y', TensorProto.FLOAT16, [3, n])],
+                       initializers, opset=21, domains=_MS)
+    a = rng.normal(0, 1, [3, k]).astype(np.float16)
+    result, worst = _compare(model, {'a': a}, tmp_path, rtol=1e-2, atol=2e-2)
+    assert 'u4' in _const_types(result.xml_path)
+
+
+@pytest.mark.parametrize('case', ['weight_prepacked', 'B not constant', 'bits 3', 'GatherBlockQuantized float8'])
+def test_refused_forms(case, tmp_path):
+    """Forms mo cannot express: one clear Error each."""
+    from mo.utils.error import Error
+    if case == 'GatherBlockQuantized float8':
+        import ml_dtypes
+        data = numpy_helper.from_array(np.ones([8, 32], ml_dtypes.float8_e4m3fn), 'data')
+        node = helper.make_node('GatherBlockQuantized', ['data', 'ids', 'scale'], ['y'], domain='com.microsoft',
+                                block_size=16)
+        model = make_model([node], [('ids', TensorProto.INT64, [2])], [('y', TensorProto.FLOAT, [2, 32])],
+                           [data, numpy_helper.from_array(np.ones([8, 2], np.float32), 'scale')], opset=21,
+                           domains=_MS)
+        with pytest.raises(Error, match='GatherBlockQuantized.*float8'):
+            _convert(model, tmp_path)
+        return
+    model, _, _ = _matmul_nbits_model(16, 64, 4, 32, 'packed')
+    node = model.graph.node[0]
+    if case == 'weight_prepacked':
+        node.attribute.append(helper.make_attribute('weight_prepacked', 1))
+    elif case == 'bits 3':
+        next(a for a in node.attribute if a.name == 'bits').i = 3
+    else:
+        b = next(t for t in model.graph.initializer if t.name == 'b')
+        model.graph.initializer.remove(b)
+        model.graph.input.append(helper.make_tensor_value_info('b', TensorProto.UINT8, list(b.dims)))
+    with pytest.raises(Error, match='MatMulNBits'):
+        _convert(model, tmp_path)
