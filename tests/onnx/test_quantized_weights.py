@@ -409,7 +409,7 @@ GATHER_BLOCK_QUANTIZED = [  # data kind, bits, [V, H], block, zero points, gathe
 @pytest.mark.parametrize('kind,bits,shape,block,with_zero,gather_axis,quantize_axis', GATHER_BLOCK_QUANTIZED)
 def test_gather_block_quantized(kind, bits, shape, block, with_zero, gather_axis, quantize_axis, tmp_path):
     """GatherBlockQuantized of int4/uint4 data, or uint8 data holding 2/4/8-bit codes, with and without zero points,
-    along either axis: matches onnxruntime; the IR keeps the codes at their width, the .bin about the quantized
+    along either axis, negative and out-of-range indices: matches onnxruntime; the IR keeps the codes at their width, the .bin about the quantized
     bytes."""
     rng = np.random.default_rng(21)
     axis = quantize_axis % len(shape)
@@ -441,6 +441,7 @@ def test_gather_block_quantized(kind, bits, shape, block, with_zero, gather_axis
     model = make_model([node], [('ids', TensorProto.INT64, [2, 3])], [('y', TensorProto.FLOAT, out_shape)],
                        initializers, opset=21, domains=_MS)
     ids = rng.integers(-shape[gather_axis], shape[gather_axis], [2, 3]).astype(np.int64)  # negative ones too
+    ids[1, 2] = shape[gather_axis] + 3  # out of range: zeros, in onnxruntime as in OpenVINO's Gather
     result, worst = _compare(model, {'ids': ids}, tmp_path)
     if kind != 'uint8':
         wanted = _IR_TYPES[kind]

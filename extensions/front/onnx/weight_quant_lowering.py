@@ -22,11 +22,12 @@ from extensions.front.onnx.quantize_lowering import _convert_shape_only
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Mul, Sub
+from mo.ops.elementwise import Add, GreaterEqual, Less, LogicalAnd, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.matmul import MatMul
 from mo.ops.pad import Pad
 from mo.ops.reshape import Reshape
+from mo.ops.select import Select
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.transpose import Transpose
@@ -217,9 +218,29 @@ class ONNXMSMatMulNBitsLowering(OpRule):
         return order
 
 
+def _with_zero_row(value: np.ndarray, axis: int) -> np.ndarray:
+    """``value`` with one more row of zeros at the end of ``axis``."""
+    shape = list(value.shape)
+    shape[axis] = 1
+    return np.concatenate([value, np.zeros(shape, value.dtype)], axis=axis)
+
+
+def _in_range_or(b: Builder, indices, size: int, tag: str):
+    """``indices`` (int64) with the negative ones counted from ``size`` and those out of [0, size) made ``size``."""
+    indices = b.op(Convert, [indices], tag + '/i64', dst_type=np.dtype(I64))
+    size_ = b.const(np.array(size, I64), tag + '/size')
+    zero = b.const(np.array(0, I64), tag + '/zero')
+    wrapped = b.op(Select, [b.op(Less, [indices, zero], tag + '/negative'),
+                            b.op(Add, [indices, size_], tag + '/from_end'), indices], tag + '/wrapped')
+    valid = b.op(LogicalAnd, [b.op(GreaterEqual, [wrapped, zero], tag + '/not_below'),
+                              b.op(Less, [wrapped, size_], tag + '/below_size')], tag + '/valid')
+    return b.op(Select, [valid, wrapped, size_], tag)
+
+
 class ONNXMSGatherBlockQuantizedLowering(OpRule):
     """GatherBlockQuantized(data, indices, scales, zero_points) = Gather(W, indices, gather_axis), W the compressed
-    weights (data's codes, per-block zero point and scale along quantize_axis)."""
+    weights (data's codes, per-block zero point and scale along quantize_axis) and a row of zeros that out-of-range
+    indices read."""
     op = 'ONNXMSGatherBlockQuantized'
 
     def rewrite(self, node: Node, b: Builder):
@@ -253,10 +274,18 @@ class ONNXMSGatherBlockQuantizedLowering(OpRule):
             codes = data
             if zero is not None and not np.any(zero.astype(np.int8)):
                 zero = None  # int4/uint4's default zero point is 0: no Subtract
-        # a short last block along quantize_axis is cut from the gathered rows, not from the weights
         later = gather_axis != quantize_axis
+        indices = node.in_port(1)
+        if later:
+            # onnxruntime gives zeros for an out-of-range index; OpenVINO's CPU, gathering compressed rows, reads
+            # past the table: a row of zeros (scale 0) is appended and such indices point at it
+            size = codes.shape[gather_axis]
+            codes, scale = _with_zero_row(codes, gather_axis), _with_zero_row(scale, gather_axis)
+            zero = None if zero is None else _with_zero_row(zero, gather_axis)
+            indices = _in_range_or(b, indices, size, 'indices')
+        # a short last block along quantize_axis is cut from the gathered rows, not from the weights
         weights = compressed_weights(b, codes, scale, zero, quantize_axis, block, 'weights', op, trim=not later)
-        y = b.op(Gather, [weights, node.in_port(1), b.const(np.array(gather_axis, I64), 'axis')], 'gather')
+        y = b.op(Gather, [weights, indices, b.const(np.array(gather_axis, I64), 'axis')], 'gather')
         length = codes.shape[quantize_axis]
         if later and length % block:
             # quantize_axis in the output: the same axis counted from the end where it follows gather_axis
