@@ -85,6 +85,7 @@ FRONT = [
     # ONNX: quantization (block-quantized weights first: the compressed-weight form)
     'extensions.front.onnx.weight_quant_lowering.ONNXMSMatMulNBitsLowering',
     'extensions.front.onnx.weight_quant_lowering.ONNXMSGatherBlockQuantizedLowering',
+    'extensions.front.onnx.weight_quant_lowering.ONNXBlockedDequantizeMatMulLowering',
     'extensions.front.onnx.weight_quant_lowering.ONNXBlockedDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',

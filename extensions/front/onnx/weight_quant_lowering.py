@@ -294,6 +294,54 @@ class ONNXMSGatherBlockQuantizedLowering(OpRule):
         return y
 
 
+def _blocked_weights(node: Node) -> bool:
+    """Whether ``node`` (a DequantizeLinear) is blocked and reads constant integer weights, scale and zero point."""
+    if node.soft_get('op') != 'ONNXDequantizeLinear' or not node.soft_get('block_size', 0):
+        return False
+    x, scale = _const_value(node, 0), _const_value(node, 1)
+    zero_ok = not node.is_in_port_connected(2) or _const_value(node, 2) is not None
+    return x is not None and scale is not None and zero_ok and x.ndim >= 1 and \
+        (narrow_types.name_of(x.dtype) or x.dtype.name) in _CODE_TYPES and scale.ndim == x.ndim
+
+
+def _dequantized(b: Builder, node: Node, trim: bool = True):
+    """The compressed weights of the blocked DequantizeLinear ``node`` (``_blocked_weights``)."""
+    x, scale = _const_value(node, 0), _const_value(node, 1)
+    zero = _const_value(node, 2)
+    if zero is not None and not np.any(zero.astype(np.int32)):
+        zero = None  # a symmetric quantization: no Subtract
+    axis = 1 if node.axis is None else node.axis
+    return compressed_weights(b, x, scale, zero, axis, node.block_size, 'weights', 'DequantizeLinear', trim=trim)
+
+
+class ONNXBlockedDequantizeMatMulLowering(OpRule):
+    """MatMul(A, DequantizeLinear(w) blocked along K with a short last block) = MatMul(A padded with zeros to whole
+    blocks, the compressed weights of whole blocks): no Slice between the weights and the MatMul, which would keep
+    OpenVINO's CPU from reading them compressed."""
+    op = 'MatMul'
+
+    def run_before(self):
+        return [ONNXBlockedDequantizeLinearLowering]
+
+    def matches(self, node: Node) -> bool:
+        if not node.is_in_port_connected(1) or node.soft_get('transpose_b', False):
+            return False
+        dq = node.in_port(1).get_source().node
+        if not _blocked_weights(dq) or len(dq.out_port(0).get_destinations()) != 1:
+            return False
+        x = _const_value(dq, 0)
+        axis = 1 if dq.axis is None else dq.axis
+        return x.ndim >= 2 and axis % x.ndim == x.ndim - 2 and x.shape[-2] % dq.block_size != 0
+
+    def rewrite(self, node: Node, b: Builder):
+        dq = node.in_port(1).get_source().node
+        length = _const_value(dq, 0).shape[-2]
+        extra = -length % dq.block_size
+        a = padded_last_axis(b, node.in_port(0), extra, 'padded_a')
+        return b.op(MatMul, [a, _dequantized(b, dq, trim=False)], 'matmul',
+                    transpose_a=node.soft_get('transpose_a', False))
+
+
 class ONNXBlockedDequantizeLinearLowering(OpRule):
     """A blocked DequantizeLinear of constant integer weights = (Convert(x) - zero point) * scale in the
     compressed-weight form: the codes split in blocks along ``axis``, one zero point and scale per block (the other
@@ -305,17 +353,7 @@ class ONNXBlockedDequantizeLinearLowering(OpRule):
         return [ONNXDequantizeLinearLowering]
 
     def matches(self, node: Node) -> bool:
-        if not node.soft_get('block_size', 0):
-            return False
-        x, scale = _const_value(node, 0), _const_value(node, 1)
-        zero_ok = not node.is_in_port_connected(2) or _const_value(node, 2) is not None
-        return x is not None and scale is not None and zero_ok and x.ndim >= 1 and \
-            (narrow_types.name_of(x.dtype) or x.dtype.name) in _CODE_TYPES and scale.ndim == x.ndim
+        return _blocked_weights(node)
 
     def rewrite(self, node: Node, b: Builder):
-        x, scale = _const_value(node, 0), _const_value(node, 1)
-        zero = _const_value(node, 2)
-        if zero is not None and not np.any(zero.astype(np.int32)):
-            zero = None  # a symmetric quantization: no Subtract
-        axis = 1 if node.axis is None else node.axis
-        return compressed_weights(b, x, scale, zero, axis, node.block_size, 'weights', 'DequantizeLinear')
+        return _dequantized(b, node)
