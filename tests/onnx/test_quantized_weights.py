@@ -408,8 +408,8 @@ GATHER_BLOCK_QUANTIZED = [  # data kind, bits, [V, H], block, zero points, gathe
 @pytest.mark.parametrize('kind,bits,shape,block,with_zero,gather_axis,quantize_axis', GATHER_BLOCK_QUANTIZED)
 def test_gather_block_quantized(kind, bits, shape, block, with_zero, gather_axis, quantize_axis, tmp_path):
     """GatherBlockQuantized of int4/uint4 data, or uint8 data holding 2/4/8-bit codes, with and without zero points,
-    along either axis, negative and out-of-range indices: matches onnxruntime; the IR keeps the codes at their width, the .bin about the quantized
-    bytes."""
+    along either axis, negative and out-of-range indices: matches onnxruntime; the IR keeps the codes at their width,
+    the .bin about the quantized bytes."""
     rng = np.random.default_rng(21)
     axis = quantize_axis % len(shape)
     top = (1 << bits) - 1

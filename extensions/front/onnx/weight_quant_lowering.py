@@ -8,12 +8,14 @@ The weights ``(code - zero point) * scale``, quantized in blocks of ``block_size
     -> Multiply Const scale [..., groups, 1] -> Reshape [..., groups * block] (-> Slice to the axis' length)
     (-> Transpose where the blocked axis is not the last) -> MatMul or Gather
 
+(a short last block is padded; a Slice right after the weights keeps OpenVINO's CPU from reading them compressed, so
+a MatMul pads its other operand with zeros instead and a Gather cuts the rows it gathered),
 the blocked axis moved last at conversion time (a constant's reorder), so the ``.bin`` holds the codes at their own
 width (u4/i4 two per byte), one scale and zero point per block: about the size of the ONNX model's quantized data,
 never a scale expanded to the weights' size (which an int4 weight times a full-size f32 scale also crashes
-OpenVINO's CPU with). A zero point that is the middle of an unsigned range for every block (MatMulNBits' default
-2^(bits-1), GatherBlockQuantized's for uint8) is folded into the codes instead: ``code - 2^(bits-1)`` is a signed
-code, the symmetric form (i4/i8, no Subtract). 2-bit codes are held as 4-bit ones (the IR writer has no u2).
+OpenVINO's CPU with). The default zero point 2^(bits-1) of MatMulNBits (and of GatherBlockQuantized's uint8 data)
+is folded into the codes instead: ``code - 2^(bits-1)`` is a signed code, the symmetric form (i4/i8, no Subtract).
+2-bit codes are held as 4-bit ones (the IR writer has no u2).
 """
 import numpy as np
 
@@ -178,9 +180,15 @@ class ONNXMSMatMulNBitsLowering(OpRule):
             codes, zero = centered_codes(codes, bits), None
         elif zero.dtype == np.uint8:
             # packed like B, per row of N: ceil(groups * bits / 8) bytes
+            if zero.size != n * -(-groups * bits // 8):
+                raise Error('{} "{}": packed uint8 zero_points must have shape [N, ceil(blocks * bits / 8)] = {} (it '
+                            'has {})', op, b.name, [n, -(-groups * bits // 8)], list(zero.shape))
             zero = unpack_bits(zero.reshape(n, -1), bits)[:, :groups].astype(code_type(bits, False))
             codes = codes.astype(code_type(bits, False))
         else:
+            if zero.size != n * groups:
+                raise Error('{} "{}": float zero_points must have shape [N, blocks] = {} (it has {})', op, b.name,
+                            [n, groups], list(zero.shape))
             zero = zero.reshape(n, groups)
             codes = codes.astype(code_type(bits, False))
         a = node.in_port(0)
@@ -210,11 +218,11 @@ class ONNXMSMatMulNBitsLowering(OpRule):
             return None
         order = np.argsort(g_idx, kind='stable')
         if not np.array_equal(g_idx[order], blocks):
-            raise Error('MatMulNBits "{}": g_idx puts {} columns in group {} where blocks of block_size {} hold {}: '
+            # K columns in all: a group of another size than its block means some group in range is one
+            group = next(g for g in range(groups) if np.sum(g_idx == g) != np.sum(blocks == g))
+            raise Error('MatMulNBits "{}": g_idx puts {} columns in group {} where a block of block_size {} holds {}: '
                         'act-order groups of other sizes cannot be expressed as blocks', b.name,
-                        *next((int(np.sum(g_idx == g)), g, block, int(np.sum(blocks == g)))
-                              for g in range(max(groups, int(g_idx.max()) + 1))
-                              if np.sum(g_idx == g) != np.sum(blocks == g)))
+                        int(np.sum(g_idx == group)), group, block, int(np.sum(blocks == group)))
         return order
 
 
