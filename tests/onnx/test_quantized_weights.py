@@ -112,7 +112,8 @@ class _RandomReader:
 
 def test_a16w8_quantize_static(tmp_path):
     """A MatMul -> Add -> Relu -> MatMul model quantized by onnxruntime's quantize_static to QDQ with uint16
-    activations and int8 weights (a16w8): matches onnxruntime within a hundredth of the output's range."""
+    activations and int8 weights (a16w8): matches onnxruntime within a few 16-bit steps of the output's range (it
+    was off by 3.3 with 16-bit FakeQuantizes)."""
     from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
     rng = np.random.default_rng(17)
     w1 = rng.normal(0, 0.3, [16, 32]).astype(np.float32)
@@ -132,8 +133,8 @@ def test_a16w8_quantize_static(tmp_path):
     assert ('QuantizeLinear', TensorProto.UINT16) in kinds, kinds  # the quantizer did write 16-bit activations
     x = rng.normal(0, 1, [4, 16]).astype(np.float32)
     expected = run_onnxruntime(model, {'x': x})[0]
-    result, worst = _compare(model, {'x': x}, tmp_path / 'ir', rtol=0,
-                             atol=float(np.ptp(expected)) * 0.01)
+    # a few 16-bit steps of the output's range: a tie rounded the other way moves a value by one
+    result, worst = _compare(model, {'x': x}, tmp_path / 'ir', rtol=0, atol=float(np.ptp(expected)) * 1e-4)
     assert 'FakeQuantize' not in _layer_types(result.xml_path)
 
 
