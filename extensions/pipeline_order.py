@@ -86,7 +86,11 @@ FRONT = [
     'extensions.front.onnx.rnn_lowering.ONNXLSTMLowering',
     'extensions.front.onnx.rnn_lowering.ONNXGRULowering',
     'extensions.front.onnx.rnn_lowering.ONNXRNNLowering',
-    # ONNX: quantization
+    # ONNX: quantization (block-quantized weights first: the compressed-weight form)
+    'extensions.front.onnx.weight_quant_lowering.ONNXMSMatMulNBitsLowering',
+    'extensions.front.onnx.weight_quant_lowering.ONNXMSGatherBlockQuantizedLowering',
+    'extensions.front.onnx.weight_quant_lowering.ONNXBlockedDequantizeMatMulLowering',
+    'extensions.front.onnx.weight_quant_lowering.ONNXBlockedDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXDynamicQuantizeLinearLowering',

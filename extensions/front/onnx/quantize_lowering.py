@@ -3,7 +3,9 @@
 
 * QuantizeLinear -> DequantizeLinear on float data is one FakeQuantize (levels = the integer type's range):
   ``input_low/high = (qmin/qmax - z_q) * s_q``, ``output_low/high = (qmin/qmax - z_dq) * s_dq``; the bounds fold
-  to constants, which is what the plugin's low precision transformations look for.
+  to constants, which is what the plugin's low precision transformations look for. For 16-bit types it is the
+  arithmetic itself, ``(Clamp(Round(x / s_q) + z_q, qmin, qmax) - z_dq) * s_dq`` in float: OpenVINO's CPU computes
+  a FakeQuantize of 65536 levels wrong (errors of half the range's scale and more, where onnxruntime is exact).
 * DequantizeLinear elsewhere (constant int8 weights above all) is Convert(f) -> Subtract(zero point) ->
   Multiply(scale), the dequantization the low precision transformations match; its Convert does not fold, so the
   weights stay int8 in the IR (an int32 bias folds to float as usual). No Subtract without a zero point.
@@ -137,8 +139,9 @@ class Quantization:
             x_float = b.op(Sub, [x_float, self.zero], tag + '/subtract_zero_point')
         return b.op(Mul, [x_float, self.scale], tag + '/multiply_scale')
 
-    def quantize(self, b: Builder, x, dtype, tag: str, saturate: bool = True):
-        """``Convert(Clamp(Round(x / scale) + zero point, qmin, qmax), dtype)``; to float8 and float4 ``Convert(x /
+    def quantize(self, b: Builder, x, dtype, tag: str, saturate: bool = True, convert: bool = True):
+        """``Convert(Clamp(Round(x / scale) + zero point, qmin, qmax), dtype)`` (the float levels without the Convert
+        when not ``convert``: integer types only); to float8 and float4 ``Convert(x /
         scale + zero point, dtype)`` (the Convert rounds), clamped to float8's range first with ``saturate`` (float4's
         Convert saturates: ONNX's float4 always does)."""
         if np.dtype(dtype).name in FLOAT_QDQ_TYPES:
@@ -159,6 +162,8 @@ class Quantization:
         if self.zero is not None:
             value = b.op(Add, [value, self.zero], tag + '/add_zero_point')
         value = b.op(Clamp, [value], tag + '/saturate', min=float(info.min), max=float(info.max))
+        if not convert:
+            return value
         return b.op(Convert, [value], tag + '/convert', dst_type=np.dtype(dtype))
 
 
@@ -190,7 +195,8 @@ def _dequantize_linears(port):
 class ONNXDequantizeLinearLowering(OpRule):
     """DequantizeLinear(QuantizeLinear(x)) = FakeQuantize(x, (qmin - z_q) * s_q, (qmax - z_q) * s_q,
     (qmin - z_dq) * s_dq, (qmax - z_dq) * s_dq) with qmax - qmin + 1 levels (when DequantizeLinears alone read the
-    QuantizeLinear); otherwise DequantizeLinear(x) = (Convert(x) - zero point) * scale."""
+    QuantizeLinear; for 16-bit types (Clamp(Round(x / s_q) + z_q, qmin, qmax) - z_dq) * s_dq); otherwise
+    DequantizeLinear(x) = (Convert(x) - zero point) * scale."""
     op = 'ONNXDequantizeLinear'
 
     def rewrite(self, node: Node, b: Builder):
@@ -198,6 +204,8 @@ class ONNXDequantizeLinearLowering(OpRule):
         # float8 and float4 have no FakeQuantize form: their levels are not evenly spaced
         if source.soft_get('op') == 'ONNXQuantizeLinear' and _dequantize_linears(source.out_port(0)) and \
                 np.dtype(source.quantized_type).name not in FLOAT_QDQ_TYPES:
+            if np.dtype(source.quantized_type).itemsize == 2:
+                return self.round_trip(source, node, b)
             return self.fake_quantize(source, node, b)
         return dequantize(b, node, 0, 1, 2, node.axis, node.block_size, 'dequantize')
 
@@ -211,6 +219,17 @@ class ONNXDequantizeLinearLowering(OpRule):
         bounds = [q.bound(b, int(info.min), 'input_low'), q.bound(b, int(info.max), 'input_high'),
                   dq.bound(b, int(info.min), 'output_low'), dq.bound(b, int(info.max), 'output_high')]
         return b.op(FakeQuantize, [x] + bounds, 'fake_quantize', levels=int(info.max) - int(info.min) + 1)
+
+    @staticmethod
+    def round_trip(quantize: Node, node: Node, b: Builder):
+        """``(Clamp(Round(x / s_q) + z_q, qmin, qmax) - z_dq) * s_dq`` in float: the integer levels of a 16-bit
+        type are exact in f32 (below 2^24), so no Convert to int16 is needed."""
+        x = quantize.in_port(0)
+        float_type = input_dtype(quantize, 1) or input_dtype(node, 1)
+        q = Quantization(b, quantize, 1, 2, x, float_type, quantize.axis, quantize.block_size, 'quantize')
+        levels = q.quantize(b, x.get_source(), quantize.quantized_type, 'quantize', convert=False)
+        dq = Quantization(b, node, 1, 2, x, float_type, node.axis, node.block_size, 'dequantize')
+        return dq.dequantize(b, levels, 'dequantize')
 
 
 class ONNXQuantizeLinearLowering(OpRule):
