@@ -7,7 +7,7 @@ import numpy as np
 
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.formulas import shape_of
-from extensions.ops.opset_tensor import ConvertLike
+from mo.ops.convert import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Clamp, Sqrt

@@ -1,4 +1,5 @@
 """Load phase for MXNet: read the symbol and params, apply --input/--output, add Results, extract ops."""
+from extensions.load.preprocessing import InputPreprocessing
 from mo.front.common.input_spec import input_specs, parse_input, parse_output
 from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
@@ -118,6 +119,9 @@ class MXNetExtractor(LoadReplacementPattern):
 
     def run_after(self):
         return [MXNetAddResults]
+
+    def run_before(self):
+        return [InputPreprocessing]  # the preprocessing flags act on the extracted inputs
 
     def find_and_replace_pattern(self, graph: Graph):
         todo, unknown = extractors_of_nodes(graph, 'mxnet')
