@@ -34,6 +34,8 @@ DEFERRED = {
                                        "used outside a conversion)",
     ('mo.compat.legacy_op', 'extensions.ops'): 'loading the built-in op classes is what the function does (a '
                                                'stand-in used outside a conversion)',
+    ('mo.front.mxnet.framework', 'mo.front.mxnet.symbol'): 'a record imports its reader only for a file that '
+                                                           'already looks like its framework\'s',
     ('mo.graph.graph', 'mo.ops.result'): "add_opoutput, the Model Optimizer's name kept in mo.graph.graph: "
                                          'the one import of the graph layer that points up (PEP 562)',
 }

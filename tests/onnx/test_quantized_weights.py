@@ -288,7 +288,6 @@ def test_matmul_nbits_g_idx_uneven_groups_refused(tmp_path):
 def test_matmul_nbits_from_onnxruntime_quantizer(tmp_path):
     """A MatMul model quantized by onnxruntime's own MatMulNBitsQuantizer (4 bits, blocks of 32, asymmetric):
     matches onnxruntime; u4 codes in the IR, .bin about the quantized bytes."""
-    pytest.importorskip('onnx_ir', reason='onnxruntime 1.32\'s MatMulNBitsQuantizer imports onnx_ir')
     from onnxruntime.quantization.matmul_nbits_quantizer import DefaultWeightOnlyQuantConfig, MatMulNBitsQuantizer
     rng = np.random.default_rng(9)
     w1 = rng.normal(0, 0.2, [128, 96]).astype(np.float32)

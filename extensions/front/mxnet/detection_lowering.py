@@ -2,6 +2,7 @@
 (NonMaxSuppression-9 with MXNet's output layout)."""
 import numpy as np
 
+from extensions.ops.region import ROIPooling
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.box_lowering import corners
 from extensions.front.mxnet.formulas import BIG, concat, dims, ints
@@ -174,7 +175,6 @@ class ROIPoolingLowering(OpRule):
     op = 'MXROIPooling'
 
     def rewrite(self, node: Node, b: Builder):
-        from extensions.ops.region import ROIPooling
         attr = mxnet_attr(node)
         pooled = attr.tuple('pooled_size')
         return b.op(ROIPooling, [node.in_port(0), node.in_port(1)], 'roi_pooling', pooled_h=pooled[0],

@@ -1,6 +1,7 @@
 """MXNet's Pooling from the opset's MaxPool, AvgPool and reductions."""
 import numpy as np
 
+from extensions.ops.adaptive_pool import AdaptiveAvgPool
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.elementwise_lowering import like
 from extensions.front.mxnet.formulas import all_axes, ints
@@ -54,7 +55,6 @@ class AdaptiveAvgPoolingLowering(OpRule):
     op = 'MXcontrib_AdaptiveAvgPooling2D'
 
     def rewrite(self, node: Node, b: Builder):
-        from extensions.ops.adaptive_pool import AdaptiveAvgPool
         size = mxnet_attr(node).tuple('output_size', (1,)) or (1,)
         size = list(size) * 2 if len(size) == 1 else list(size)
         return b.op(AdaptiveAvgPool, [node.in_port(0), ints(b, size, 'output_size')], 'pool')
