@@ -80,6 +80,7 @@ FRONT = [
     'extensions.front.onnx.microsoft_norm_lowering.ONNXMSSkipSimplifiedLayerNormalizationLowering',
     # ONNX: element types (float8 Cast with saturate)
     'extensions.front.onnx.cast_lowering.SaturatingCastLowering',
+    'extensions.front.onnx.cast_lowering.ClampedCastLowering',  # ONNX: Cast to int4/uint4 saturates
     'extensions.front.onnx.cast_e8m0_lowering.CastE8M0Lowering',  # ONNX: Cast to float8e8m0's round_mode
     'extensions.front.onnx.cast_lowering.CastViaF32Lowering',  # ONNX: casts OpenVINO does through f32 only
     # ONNX: recurrent ops

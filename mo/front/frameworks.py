@@ -78,6 +78,9 @@ class Framework:
     reader_steps: Tuple[str, ...] = ()
     #: turns the options into the ones its reader takes (e.g. a model given as bytes), or None
     prepare: Optional[Callable[[dict], None]] = None
+    #: a few words on a model that is nearly this framework's but not quite (a directory without the file that would
+    #: make it one), for the error about a model no record claims; None when it is not such a near miss
+    near_miss: Optional[Callable[[ModelSource], Optional[str]]] = None
     #: whether a tensor is also known by its op's name (``op``, ``op:1``), as TensorFlow's are; otherwise the IR's
     #: tensors carry the names the model gives them, and only a nameless one takes its op's
     tensor_names_from_ops: bool = False
@@ -139,6 +142,10 @@ def detect(options: dict) -> Framework:
 
 def looks_like(source: ModelSource) -> str:
     """A few words on what an unclaimed model is, from its first bytes (never the bytes themselves)."""
+    for record in frameworks():
+        words = record.near_miss(source) if record.near_miss is not None else None
+        if words:
+            return words
     if source.is_dir:
         entries = sorted(os.listdir(source.path))[:5]
         return 'a directory of no known model format ({})'.format(', '.join(entries) or 'empty')

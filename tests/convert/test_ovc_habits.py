@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from tests.support.oracles import compile_openvino
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / 'examples' / 'small_cnn.pb')
@@ -29,9 +30,8 @@ def test_the_model_positional_and_output_model_as_ovc_takes_them(tmp_path):
     proc = _mo('convert', EXAMPLE, '--output_model', str(target))
     assert proc.returncode == 0, proc.stderr
     assert target.exists() and target.with_suffix('.bin').exists()
-    import openvino as ov
     x = np.random.default_rng(0).standard_normal((1, 32, 32, 3)).astype(np.float32)
-    compiled = ov.Core().compile_model(str(target), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    compiled = compile_openvino(target)
     np.testing.assert_allclose(compiled([x])[0], _tf_output(x), rtol=1e-4, atol=1e-5)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
+from tests.support.oracles import compile_openvino
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +59,6 @@ def test_a_model_with_a_narrow_type_imports_it_when_met_and_runs(tmp_path, weigh
     """bf16 weights need ml_dtypes, and the IR runs with onnxruntime's numbers; f16 ones do not need it."""
     import ml_dtypes
     import onnxruntime
-    import openvino as ov
     values = np.array([[0.5, -1.25, 3.0], [7.5, 0.125, -2.0]], np.float32)
     if weight_type == TensorProto.BFLOAT16:
         weight = values.astype(ml_dtypes.bfloat16).view(np.uint16)
@@ -72,7 +72,7 @@ def test_a_model_with_a_narrow_type_imports_it_when_met_and_runs(tmp_path, weigh
     assert ('ml_dtypes' in loaded) == (weight_type == TensorProto.BFLOAT16)
     x = np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32)
     expected = onnxruntime.InferenceSession(str(tmp_path / 'm.onnx')).run(None, {'x': x})[0]
-    compiled = ov.Core().compile_model(str(tmp_path / 'out' / 'm.xml'), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    compiled = compile_openvino(tmp_path / 'out' / 'm.xml')
     np.testing.assert_allclose(compiled([x])[0], expected, rtol=1e-6)
 
 

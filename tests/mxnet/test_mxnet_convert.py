@@ -15,6 +15,7 @@ import pytest
 
 import mo
 from mo.front.mxnet.symbol import read_symbol
+from tests.support.oracles import compile_openvino
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / 'fixtures'
@@ -45,7 +46,7 @@ def input_option(inputs: dict) -> str:
 
 
 def run_ir(xml, inputs: dict, names):
-    compiled = ov.Core().compile_model(str(xml), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    compiled = compile_openvino(xml)
     feed = {port.get_any_name(): inputs[port.get_any_name()] for port in compiled.inputs}
     results = compiled(feed)
     by_name = {tensor_name: port for port in compiled.outputs for tensor_name in port.get_names()}

@@ -3,6 +3,12 @@ each gives (written by ``python -m tests.onnx.backend_suite --write-known-failur
 passing fails ``test_backend_suite.py`` until it is taken off this list)."""
 
 KNOWN_FAILURES = {
+    'test_cast_FLOAT16_to_INT4': 'compare: output "output": 9 of 25 elements differ (max abs diff 8.0) [the suite computes its expected values with the installed ml_dtypes, whose 0.7 release casts an out-of-range float to int4 as 0; mo saturates to -8..7]',
+    'test_cast_FLOAT_to_INT4': 'compare: output "output": 9 of 25 elements differ (max abs diff 8.0) [the suite computes its expected values with the installed ml_dtypes, whose 0.7 release casts an out-of-range float to int4 as 0; mo saturates to -8..7]',
+    'test_castlike_FLOAT16_to_INT4': 'compare: output "output": 9 of 25 elements differ (max abs diff 8.0) [the suite computes its expected values with the installed ml_dtypes, whose 0.7 release casts an out-of-range float to int4 as 0; mo saturates to -8..7]',
+    'test_castlike_FLOAT16_to_INT4_expanded': 'compare: output "output": 9 of 25 elements differ (max abs diff 8.0) [the suite computes its expected values with the installed ml_dtypes, whose 0.7 release casts an out-of-range float to int4 as 0; mo saturates to -8..7]',
+    'test_castlike_FLOAT_to_INT4': 'compare: output "output": 9 of 25 elements differ (max abs diff 8.0) [the suite computes its expected values with the installed ml_dtypes, whose 0.7 release casts an out-of-range float to int4 as 0; mo saturates to -8..7]',
+    'test_castlike_FLOAT_to_INT4_expanded': 'compare: output "output": 9 of 25 elements differ (max abs diff 8.0) [the suite computes its expected values with the installed ml_dtypes, whose 0.7 release casts an out-of-range float to int4 as 0; mo saturates to -8..7]',
     'test_affine_grid_2d_align_corners_expanded': 'convert: Shape inference failed for "AffineGrid_test_affine_grid_2d_align_corners_expanded_function_start_d" (ONNXIf): The else branch of If "AffineGrid_test_af',
     'test_affine_grid_2d_expanded': 'convert: Shape inference failed for "AffineGrid_test_affine_grid_2d_expanded_function_grid_N_DHW_3" (Transpose): Transpose "AffineGrid_test_affine_grid_2d_expan',
     'test_affine_grid_3d_align_corners_expanded': 'convert: Shape inference failed for "AffineGrid_test_affine_grid_3d_align_corners_expanded_function_start_d" (ONNXIf): The else branch of If "AffineGrid_test_af',

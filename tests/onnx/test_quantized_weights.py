@@ -14,6 +14,7 @@ ov = pytest.importorskip('openvino')
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from tests.onnx.onnx_oracle import make_model, run_onnxruntime  # noqa: E402
+from tests.support.oracles import compile_openvino
 
 #: OpenVINO's CPU in exact f32, and no dynamic quantization of the activations of compressed-weight MatMuls
 _CPU_CONFIG = {'INFERENCE_PRECISION_HINT': 'f32', 'DYNAMIC_QUANTIZATION_GROUP_SIZE': '0'}
@@ -27,7 +28,7 @@ def _convert(model, tmp_path):
 
 def _run_ir(xml_path, feeds):
     """The IR's outputs in order, compiled with ``_CPU_CONFIG``."""
-    compiled = ov.Core().compile_model(str(xml_path), 'CPU', _CPU_CONFIG)
+    compiled = compile_openvino(xml_path, config=_CPU_CONFIG)
     by_name = {name: port for port in compiled.inputs for name in port.get_names()}
     result = compiled({by_name[name]: value for name, value in feeds.items()})
     return [result[port] for port in compiled.outputs]
@@ -61,7 +62,7 @@ def _layer_types(xml_path):
 def _runs_compressed(xml_path, layer='FullyConnected'):
     """Whether OpenVINO's CPU runs the IR's ``layer`` (FullyConnected: a MatMul of constant weights; Gather) on
     compressed weights: its runtime precision is the codes' u4/i4/u8/i8, not f32."""
-    compiled = ov.Core().compile_model(str(xml_path), 'CPU', _CPU_CONFIG)
+    compiled = compile_openvino(xml_path, config=_CPU_CONFIG)
     precisions = [op.get_rt_info()['runtimePrecision'].astype(str) for op in compiled.get_runtime_model().get_ops()
                   if op.get_rt_info()['layerType'].astype(str) == layer]
     return bool(precisions) and all(p in ('u4', 'i4', 'u8', 'i8') for p in precisions)

@@ -3,11 +3,11 @@ the MatMul reads the embedding with its transpose flag, and the IR computes onnx
 import numpy as np
 import onnx
 import onnxruntime
-import openvino as ov
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import mo
+from tests.support.oracles import compile_openvino
 
 
 def _tied_model(path, vocab=50, width=16, perm=(1, 0)):
@@ -25,7 +25,7 @@ def _tied_model(path, vocab=50, width=16, perm=(1, 0)):
 
 
 def _run(xml, ids):
-    compiled = ov.Core().compile_model(str(xml), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    compiled = compile_openvino(xml)
     return compiled([ids])[0]
 
 

@@ -143,8 +143,12 @@ def test_tests_compile_ir_only_through_the_oracle():
     """Every test runs an IR through ``compile_openvino`` (exact f32): a bare ``compile_model``
     gets the plugin's default precision, which is bf16 on some CPUs."""
     offenders = []
+    # tests of openvino's own functions on mo's results (every call passes exact f32), and of the precision the
+    # CPU plugin picks for compressed weights
+    about_openvino = {ROOT / 'tests' / 'convert' / 'test_api_openvino_habits.py',
+                      ROOT / 'tests' / 'gtt_quantize' / 'test_dequantize_convert.py'}
     for path in sorted((ROOT / 'tests').rglob('*.py')):
-        if path in (ROOT / 'tests' / 'support' / 'oracles.py', Path(__file__).resolve()):
+        if path in (ROOT / 'tests' / 'support' / 'oracles.py', Path(__file__).resolve()) or path in about_openvino:
             continue
         for number, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
             if '.compile_model(' in line:

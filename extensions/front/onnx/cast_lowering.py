@@ -18,7 +18,7 @@ import numpy as np
 
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Abs
+from mo.ops.activation_ops import Abs, Clamp
 from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Greater, Mul, Sign
 from mo.ops.select import Select
@@ -30,6 +30,10 @@ DIRECT_TYPES = ('float32', 'float16', 'bfloat16')
 F32_ONLY_TYPES = ('float4_e2m1fn', 'float8_e8m0fnu')
 #: the float8 types with a saturating ONNX Cast, and their largest finite values
 FLOAT8_MAX = {'float8_e4m3fn': 448.0, 'float8_e5m2': 57344.0}
+#: ml_dtypes' float types (numpy kind 'V'), by name
+FLOAT_NAMES = ('bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'float8_e8m0fnu', 'float4_e2m1fn')
+#: the 4-bit integer types' ranges
+NIBBLE_RANGE = {'int4': (-8.0, 7.0), 'uint4': (0.0, 15.0)}
 
 
 def saturating_convert(b: Builder, x, dst_type, tag: str):
@@ -50,6 +54,17 @@ class SaturatingCastLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         return saturating_convert(b, node.in_port(0).get_source(), node.dst_type, 'cast')
+
+
+class ClampedCastLowering(OpRule):
+    """ONNXClampedCast(x; dst_type) = Convert(Clamp(x, min, max), dst_type) for int4/uint4: ONNX saturates a value
+    out of the type's range, OpenVINO's Convert would keep its low four bits."""
+    op = 'ONNXClampedCast'
+
+    def rewrite(self, node: Node, b: Builder):
+        low, high = NIBBLE_RANGE[np.dtype(node.dst_type).name]
+        clamped = b.op(Clamp, [node.in_port(0)], 'saturated', min=low, max=high)
+        return b.op(Convert, [clamped], 'convert', dst_type=np.dtype(node.dst_type))
 
 
 class CastViaF32Lowering(OpRule):

@@ -9,7 +9,7 @@ directly the opset op. Ops that need several opset ops get an internal op (``ONN
 import numpy as np
 
 from extensions.front.onnx.cast_e8m0_lowering import E8M0_NAME, ROUND_MODES
-from extensions.front.onnx.cast_lowering import DIRECT_TYPES, F32_ONLY_TYPES, FLOAT8_MAX
+from extensions.front.onnx.cast_lowering import DIRECT_TYPES, F32_ONLY_TYPES, FLOAT8_MAX, FLOAT_NAMES
 from extensions.front.onnx.elementwise_ext import input_dtype
 from extensions.ops.opset_tensor import GatherElements, ScatterElementsUpdate
 from mo.front.extractor import FrontExtractorOp
@@ -78,10 +78,22 @@ def _special_cast(node: Node, dst_type) -> bool:
     if _saturating(node, dst_type):
         node['op'], node['dst_type'] = 'ONNXSaturatingCast', np.dtype(dst_type)
         return True
+    if _clamped_to_nibbles(node, dst_type):
+        node['op'], node['dst_type'] = 'ONNXClampedCast', np.dtype(dst_type)
+        return True
     if _via_f32(node, dst_type):
         node['op'], node['dst_type'] = 'ONNXCastViaF32', np.dtype(dst_type)
         return True
     return False
+
+
+def _clamped_to_nibbles(node: Node, dst_type) -> bool:
+    """Whether a cast to int4/uint4 must clamp to the type's range first: ONNX saturates a float out of range (-9 is
+    -8 in int4), OpenVINO's Convert keeps the low four bits of the integer (-9 is 7)."""
+    if np.dtype(dst_type).name not in ('int4', 'uint4'):
+        return False
+    src_type = input_dtype(node, 0)
+    return src_type is None or np.dtype(src_type).kind == 'f' or np.dtype(src_type).name in FLOAT_NAMES
 
 
 def _via_f32(node: Node, dst_type) -> bool:

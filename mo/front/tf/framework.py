@@ -42,6 +42,14 @@ def _claims(source: ModelSource) -> bool:
     return bool(first) and first[0] in _FIRST_FIELDS
 
 
+def _near_miss(source: ModelSource):
+    if source.is_dir:
+        entries = sorted(os.listdir(source.path))[:5]
+        return 'a directory, but not a SavedModel directory: it has no saved_model.pb ({})'.format(
+            ', '.join(entries) or 'it is empty')
+    return None
+
+
 def _ends_with_sstable_magic(path) -> bool:
     try:
         with open(path, 'rb') as f:
@@ -55,7 +63,7 @@ def _ends_with_sstable_magic(path) -> bool:
 
 
 FRAMEWORK = Framework(
-    name='tf', title='TensorFlow', layout='NHWC', order=90, claims=_claims,
+    name='tf', title='TensorFlow', layout='NHWC', order=90, claims=_claims, near_miss=_near_miss,
     formats='a frozen GraphDef (.pb, .pbtxt), a SavedModel directory, a .meta MetaGraphDef, or a GraphDef with '
             '--input_checkpoint',
     reader_steps=('TFLoader', 'TFInputsOutputs'), tensor_names_from_ops=True)
