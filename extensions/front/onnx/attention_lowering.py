@@ -9,6 +9,7 @@ batch's nonpad_kv_seqlen. Rows whose bias is all -inf give zeros, as ONNX's refe
 """
 import numpy as np
 
+from extensions.front.onnx.attention_mask import ONNXAttentionMaskBias
 from extensions.front.onnx.nn_formulas import I64, concat, like, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.ops.convert import ConvertLike
@@ -32,11 +33,6 @@ from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
 
-#: ops whose output is boolean: a mask they compute is a boolean mask
-_BOOLEAN_OPS = {'Equal', 'NotEqual', 'Less', 'LessEqual', 'Greater', 'GreaterEqual', 'LogicalAnd', 'LogicalOr',
-                'LogicalXor', 'LogicalNot', 'IsNaN', 'IsInf', 'IsFinite'}
-
-
 def _dim(b, x, axis: int, tag: str):
     """``shape(x)[axis]``, an int64 scalar."""
     shape = b.op(ShapeOf, [x], tag + '/shape')
@@ -56,22 +52,6 @@ def _declared_rank(node: Node, port: int):
     if source.soft_get('op') == 'Const':
         return np.ndim(source.value)
     return None
-
-
-def _is_boolean(node: Node, port: int) -> bool:
-    """Whether input ``port`` is boolean, as its producer tells (ONNX nodes do not state their types)."""
-    source = node.in_port(port).get_source().node
-    op = source.soft_get('op')
-    if op == 'Parameter':
-        return np.dtype(source.soft_get('data_type', np.float32)) == np.bool_
-    if op == 'Const':
-        return np.asarray(source.value).dtype == np.bool_
-    if op == 'Cast':
-        return np.dtype(source.dst_type) == np.bool_
-    if op in _BOOLEAN_OPS:
-        return True
-    raise Error('Attention "{}": cannot tell whether attn_mask (from "{}", {}) is boolean or float',
-                node.soft_get('name', node.id), source.soft_get('name', source.id), op)
 
 
 def _split_heads(b, x, heads: int, tag: str):
@@ -202,9 +182,8 @@ class ONNXAttentionLowering(OpRule):
 def _mask_bias(b, node: Node, q, kv_len):
     """attn_mask as an additive bias (boolean: 0 where true, -inf where false), padded with -inf along its last axis
     up to the keys' length (a mask of the new keys only, with a cache)."""
-    mask = node.in_port(3)
-    if _is_boolean(node, 3):
-        mask = b.op(Select, [mask, like(b, 0.0, q, 'mask_zero'), like(b, -np.inf, q, 'mask_minus_inf')], 'mask_bias')
+    # boolean or float: the mask's type, known once types are inferred, decides (ONNX nodes state no types)
+    mask = b.op(ONNXAttentionMaskBias, [node.in_port(3), q], 'mask_bias', attention=b.name)
     mask_rank = rank(b, mask, 'mask_rank')
     missing = b.op(Sub, [kv_len, _dim(b, mask, -1, 'mask_length')], 'mask_missing')
     leading = b.op(Sub, [mask_rank, b.const(1, 'one_axis', I64)], 'mask_leading')

@@ -1,0 +1,174 @@
+"""LLM exports of 2026 built with onnx.helper in the forms their exporters write, converted by mo, run in OpenVINO
+and compared with onnxruntime: ``torch.onnx.export(dynamo=True)`` at opsets 23/24 (standard Attention whose mask is
+boolean or float by its type wherever it comes from, RMSNormalization, RotaryEmbedding)."""
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip('onnx')
+pytest.importorskip('onnxruntime')
+from onnx import TensorProto as T, helper  # noqa: E402
+
+from tests.onnx.onnx_oracle import check_model, make_model  # noqa: E402
+
+RNG = np.random.default_rng(43)
+
+
+def _rand(*shape, dtype=np.float32):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+# ----- opset 23/24 Attention: the mask's kind is its type --------------------------------------------------------
+
+def _padding_mask_nodes(kind: str):
+    """The nodes that make ``mask`` [B, 1, S, S] from the graph input ``attention_mask`` (int64 [B, S]) as the dynamo
+    exporter's traces do: Cast to bool, Unsqueeze, Expand (and a causal And of a Trilu); ``float``: then Where(mask,
+    0, -inf); ``float_from_initializer``: a Slice of a float initializer added to nothing else."""
+    nodes = [helper.make_node('Cast', ['attention_mask'], ['keep'], to=T.BOOL),
+             helper.make_node('Unsqueeze', ['keep', 'axes_12'], ['keep_4d']),
+             helper.make_node('Shape', ['q'], ['q_shape']),
+             helper.make_node('Gather', ['q_shape', 'seq_axis'], ['seq']),
+             helper.make_node('Shape', ['attention_mask'], ['mask_shape']),
+             helper.make_node('Slice', ['mask_shape', 'zero_1', 'one_1'], ['batch']),
+             helper.make_node('Concat', ['batch', 'one_1', 'seq', 'seq'], ['target'], axis=0),
+             helper.make_node('Expand', ['keep_4d', 'target'], ['expanded'])]
+    if kind in ('bool_causal', 'float'):
+        nodes += [helper.make_node('Concat', ['seq', 'seq'], ['square'], axis=0),
+                  helper.make_node('ConstantOfShape', ['square'], ['ones'],
+                                   value=helper.make_tensor('v', T.BOOL, [1], [True])),
+                  helper.make_node('Trilu', ['ones'], ['lower'], upper=0),
+                  helper.make_node('And', ['expanded', 'lower'], ['allowed'])]
+    else:
+        nodes.append(helper.make_node('Identity', ['expanded'], ['allowed']))
+    if kind == 'float':
+        nodes.append(helper.make_node('Where', ['allowed', 'zero_f', 'minus_inf'], ['mask']))
+    else:
+        nodes.append(helper.make_node('Identity', ['allowed'], ['mask']))
+    return nodes
+
+
+MASK_CONSTANTS = {'axes_12': np.array([1, 2], np.int64), 'seq_axis': np.array([1], np.int64),
+                  'zero_1': np.array([0], np.int64), 'one_1': np.array([1], np.int64),
+                  'zero_f': np.array(0.0, np.float32), 'minus_inf': np.array(-np.inf, np.float32)}
+
+
+@pytest.mark.parametrize('kind', ['bool', 'bool_causal', 'float'])
+@pytest.mark.parametrize('dynamic', [False, True])
+@pytest.mark.parametrize('heads', [(4, 4), (4, 2)])
+def test_attention_mask_computed_by_graph(tmp_path, kind, dynamic, heads):
+    # the mask comes out of Identity/Expand/Where: only its inferred type tells boolean from float
+    batch, seq, head = 2, 5, 8
+    q_heads, kv_heads = heads
+    dims = ['batch', 'seq'] if dynamic else [batch, seq]
+    inputs = [('q', T.FLOAT, dims + [q_heads * head]), ('k', T.FLOAT, dims + [kv_heads * head]),
+              ('v', T.FLOAT, dims + [kv_heads * head]), ('attention_mask', T.INT64, dims)]
+    keep = np.ones((batch, seq), np.int64)
+    keep[1, :2] = 0  # left padding of the second sequence
+    feeds = {'q': _rand(batch, seq, q_heads * head), 'k': _rand(batch, seq, kv_heads * head),
+             'v': _rand(batch, seq, kv_heads * head), 'attention_mask': keep}
+    node = helper.make_node('Attention', ['q', 'k', 'v', 'mask'], ['y'], q_num_heads=q_heads, kv_num_heads=kv_heads)
+    model = make_model(_padding_mask_nodes(kind) + [node], inputs, [('y', T.FLOAT, None)], MASK_CONSTANTS, opset=23)
+    check_model(model, feeds, tmp_path)
+
+
+@pytest.mark.parametrize('source', ['bool_initializer', 'float_initializer', 'bool_input_identity'])
+@pytest.mark.parametrize('opset', [23, 24])
+def test_attention_mask_of_a_declared_type(tmp_path, source, opset):
+    # 4-D inputs, a mask from an initializer (sliced to the query length) or a graph input behind an Identity
+    batch, heads, q_len, kv_len, head = 2, 2, 3, 6, 4
+    inputs = [('q', T.FLOAT, [batch, heads, q_len, head]), ('k', T.FLOAT, [batch, heads, kv_len, head]),
+              ('v', T.FLOAT, [batch, heads, kv_len, head])]
+    feeds = {'q': _rand(batch, heads, q_len, head), 'k': _rand(batch, heads, kv_len, head),
+             'v': _rand(batch, heads, kv_len, head)}
+    initializers = {'start': np.array([0], np.int64), 'end': np.array([q_len], np.int64)}
+    if source == 'bool_input_identity':
+        inputs.append(('m', T.BOOL, [q_len, kv_len]))
+        feeds['m'] = RNG.random((q_len, kv_len)) < 0.7
+        nodes = [helper.make_node('Identity', ['m'], ['mask'])]
+    else:
+        full = RNG.random((8, kv_len)) < 0.7 if source == 'bool_initializer' else _rand(8, kv_len)
+        initializers['table'] = full
+        nodes = [helper.make_node('Slice', ['table', 'start', 'end'], ['mask'])]
+    nodes.append(helper.make_node('Attention', ['q', 'k', 'v', 'mask'], ['y']))
+    model = make_model(nodes, inputs, [('y', T.FLOAT, None)], initializers, opset=opset)
+    check_model(model, feeds, tmp_path)
+
+
+@pytest.mark.parametrize('mask', ['bool', 'float'])
+@pytest.mark.parametrize('causal', [0, 1])
+def test_attention_with_cache_and_computed_mask(tmp_path, mask, causal):
+    # a decoder step as the exporter writes it: past key/value concatenated by the op, a [B, 1, S, P + S] mask cast
+    # from the int64 attention mask, present key/value out
+    batch, heads, kv_heads, seq, past, head = 2, 4, 2, 3, 4, 8
+    total = past + seq
+    inputs = [('q', T.FLOAT, ['b', heads, 's', head]), ('k', T.FLOAT, ['b', kv_heads, 's', head]),
+              ('v', T.FLOAT, ['b', kv_heads, 's', head]), ('past_k', T.FLOAT, ['b', kv_heads, 'p', head]),
+              ('past_v', T.FLOAT, ['b', kv_heads, 'p', head]), ('attention_mask', T.INT64, ['b', 'p_s'])]
+    keep = np.ones((batch, total), np.int64)
+    keep[0, :3] = 0
+    feeds = {'q': _rand(batch, heads, seq, head), 'k': _rand(batch, kv_heads, seq, head),
+             'v': _rand(batch, kv_heads, seq, head), 'past_k': _rand(batch, kv_heads, past, head),
+             'past_v': _rand(batch, kv_heads, past, head), 'attention_mask': keep}
+    nodes = [helper.make_node('Cast', ['attention_mask'], ['keep'], to=T.BOOL),
+             helper.make_node('Unsqueeze', ['keep', 'axes_12'], ['keep_4d']),
+             helper.make_node('Expand', ['keep_4d', 'rows'], ['allowed'])]
+    if mask == 'float':
+        nodes.append(helper.make_node('Where', ['allowed', 'zero_f', 'minus_inf'], ['mask']))
+    else:
+        nodes.append(helper.make_node('Identity', ['allowed'], ['mask']))
+    nodes.append(helper.make_node('Attention', ['q', 'k', 'v', 'mask', 'past_k', 'past_v'],
+                                  ['y', 'present_k', 'present_v'], is_causal=causal))
+    constants = dict(MASK_CONSTANTS, rows=np.array([1, 1, seq, 1], np.int64))
+    model = make_model(nodes, inputs, [(n, T.FLOAT, None) for n in ('y', 'present_k', 'present_v')], constants,
+                       opset=23)
+    check_model(model, feeds, tmp_path)
+
+
+def test_attention_float16_mask_of_float_query(tmp_path):
+    # ONNX lets the float mask be of another float type than the query's (onnxruntime does not run it: the
+    # reference is the same model with the mask cast to float first)
+    import mo
+    from tests.onnx.onnx_oracle import assert_close, run_ir, run_onnxruntime
+    shape = [1, 2, 3, 4]
+    inputs = [('q', T.FLOAT, shape), ('k', T.FLOAT, shape), ('v', T.FLOAT, shape), ('m', T.FLOAT16, [3, 3])]
+    feeds = {'q': _rand(*shape), 'k': _rand(*shape), 'v': _rand(*shape), 'm': _rand(3, 3, dtype=np.float16)}
+    nodes = [helper.make_node('Identity', ['m'], ['mask']), helper.make_node('Attention', ['q', 'k', 'v', 'mask'],
+                                                                             ['y'])]
+    model = make_model(nodes, inputs, [('y', T.FLOAT, None)], opset=23)
+    reference = make_model([helper.make_node('Cast', ['m'], ['mask'], to=T.FLOAT), nodes[1]], inputs,
+                           [('y', T.FLOAT, None)], opset=23)
+    result = mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
+    assert_close(run_ir(result.xml_path, feeds, ['y'])[0], run_onnxruntime(reference, feeds)[0], 1e-4, 1e-5)
+
+
+# ----- RMSNormalization and RotaryEmbedding (opset 23) as the dynamo exporter writes them --------------------------
+
+@pytest.mark.parametrize('attrs', [{}, {'epsilon': 1e-2}, {'axis': -2}, {'axis': 1, 'stash_type': 1}])
+@pytest.mark.parametrize('dynamic', [False, True])
+def test_rms_normalization(tmp_path, attrs, dynamic):
+    shape = [2, 3, 8]
+    axis = attrs.get('axis', -1)
+    scale_shape = shape[axis:]
+    inputs = [('x', T.FLOAT, ['b', 's', 8] if dynamic else shape)]
+    node = helper.make_node('RMSNormalization', ['x', 'scale'], ['y'], **attrs)
+    model = make_model([node], inputs, [('y', T.FLOAT, None)], {'scale': _rand(*scale_shape)}, opset=23)
+    check_model(model, {'x': _rand(*shape)}, tmp_path)
+
+
+@pytest.mark.parametrize('interleaved', [0, 1])
+@pytest.mark.parametrize('rotary_dim', [0, 4])
+def test_rotary_embedding_of_a_decoder_layer(tmp_path, interleaved, rotary_dim):
+    # the exporter's layer: 4-D heads rotated with caches gathered by position ids, then Attention with GQA
+    batch, seq, heads, kv_heads, head = 2, 4, 4, 2, 8
+    half = (rotary_dim or head) // 2
+    inputs = [('q', T.FLOAT, ['b', heads, 's', head]), ('k', T.FLOAT, ['b', kv_heads, 's', head]),
+              ('v', T.FLOAT, ['b', kv_heads, 's', head]), ('pos', T.INT64, ['b', 's'])]
+    feeds = {'q': _rand(batch, heads, seq, head), 'k': _rand(batch, kv_heads, seq, head),
+             'v': _rand(batch, kv_heads, seq, head), 'pos': RNG.integers(0, 16, (batch, seq)).astype(np.int64)}
+    angles = np.arange(16)[:, None] * (0.5 ** np.arange(half))[None, :]
+    caches = {'cos': np.cos(angles).astype(np.float32), 'sin': np.sin(angles).astype(np.float32)}
+    attrs = {'interleaved': interleaved, 'rotary_embedding_dim': rotary_dim}
+    nodes = [helper.make_node('RotaryEmbedding', ['q', 'cos', 'sin', 'pos'], ['q_rot'], **attrs),
+             helper.make_node('RotaryEmbedding', ['k', 'cos', 'sin', 'pos'], ['k_rot'], **attrs),
+             helper.make_node('Attention', ['q_rot', 'k_rot', 'v'], ['y'], is_causal=1)]
+    model = make_model(nodes, inputs, [('y', T.FLOAT, None)], caches, opset=23)
+    check_model(model, feeds, tmp_path)
