@@ -342,6 +342,7 @@ MIDDLE = [
     'extensions.middle.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',
     'extensions.middle.microsoft_attention_lowering.ONNXMSMultiHeadAttentionLowering',
     'extensions.middle.microsoft_attention_lowering.ONNXMSAttentionLowering',
+    'extensions.middle.group_query_attention.GroupQueryAttentionLowering',
     'extensions.middle.attention_mask.AttentionMaskBiasLowering',  # ONNX Attention's mask, by its inferred type
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast

@@ -172,3 +172,153 @@ def test_rotary_embedding_of_a_decoder_layer(tmp_path, interleaved, rotary_dim):
              helper.make_node('Attention', ['q_rot', 'k_rot', 'v'], ['y'], is_causal=1)]
     model = make_model(nodes, inputs, [('y', T.FLOAT, None)], caches, opset=23)
     check_model(model, feeds, tmp_path)
+
+
+# ----- com.microsoft GroupQueryAttention (onnxruntime GenAI's builder) ------------------------------------------------
+
+MS = 'com.microsoft'
+GQA_INPUTS = ('query', 'key', 'value', 'past_key', 'past_value', 'seqlens_k', 'total_sequence_length', 'cos_cache',
+              'sin_cache', 'position_ids', 'attention_bias', 'head_sink')
+
+
+def _gqa_case(step: str, batch=2, heads=4, kv_heads=2, head=16, packed=False, rotary=None, position_ids=False,
+              bias=False, sink=False, dtype=np.float32, dynamic=True, **attrs):
+    """A GroupQueryAttention model and its feeds. ``step``: 'prompt' (no past, S = total), 'padded_prompt' (entry 1
+    shorter, right-padded), 'decode' (one token after a past of separate tensors), 'shared' (one token into a shared
+    max-length buffer, entries of different lengths), 'chunk' (3 tokens after a past, batch 1). ``rotary``: None,
+    'full' or 'partial' (cos/sin of a quarter of the head). Returns the model, the feeds and, per entry, how many
+    present rows onnxruntime defines."""
+    onnx_type = T.FLOAT if dtype == np.float32 else T.FLOAT16
+    seq = {'prompt': 5, 'padded_prompt': 5, 'decode': 1, 'shared': 1, 'chunk': 3}[step]
+    batch = 1 if step == 'chunk' else batch
+    totals = {'prompt': [seq] * batch, 'padded_prompt': [seq, seq - 2][:batch], 'decode': [7] * batch,
+              'shared': [6, 3][:batch], 'chunk': [9]}[step]
+    buffer = {'prompt': 0, 'padded_prompt': 0, 'decode': 6, 'shared': 10, 'chunk': 6}[step]
+    total_length = max(totals) if step != 'shared' else max(totals)
+    nodes, inputs, feeds, initializers = [], [], {}, {}
+
+    def add(name, shape, value, elem=onnx_type, dims=None):
+        inputs.append((name, elem, dims if dims is not None and dynamic else shape))
+        feeds[name] = value
+    width = (heads + 2 * kv_heads) * head if packed else heads * head
+    add('query', [batch, seq, width], _rand(batch, seq, width, dtype=dtype), dims=['b', 's', width])
+    names = ['query', '', '']
+    if not packed:
+        add('key', [batch, seq, kv_heads * head], _rand(batch, seq, kv_heads * head, dtype=dtype),
+            dims=['b', 's', kv_heads * head])
+        add('value', [batch, seq, kv_heads * head], _rand(batch, seq, kv_heads * head, dtype=dtype),
+            dims=['b', 's', kv_heads * head])
+        names[1:3] = ['key', 'value']
+    names += ['', '']
+    if buffer:
+        for name in ('past_key', 'past_value'):
+            add(name, [batch, kv_heads, buffer, head], _rand(batch, kv_heads, buffer, head, dtype=dtype),
+                dims=['b', kv_heads, 'p', head])
+        names[3:5] = ['past_key', 'past_value']
+    add('seqlens_k', [batch], np.array(totals, np.int32) - 1, T.INT32, dims=['b'])
+    add('total_sequence_length', [], np.array(total_length, np.int32), T.INT32, dims=[])
+    names += ['seqlens_k', 'total_sequence_length']
+    if rotary:
+        half = head // 2 if rotary == 'full' else head // 4
+        angles = np.arange(32)[:, None] * (0.6 ** np.arange(half))[None, :]
+        initializers.update({'cos': np.cos(angles).astype(dtype), 'sin': np.sin(angles).astype(dtype)})
+        names += ['cos', 'sin']
+        attrs['do_rotary'] = 1
+    if position_ids:
+        past = [t - seq for t in totals] if step not in ('prompt', 'padded_prompt') else [0] * batch
+        add('position_ids', [batch, seq], np.array([[p + i for i in range(seq)] for p in past], np.int64), T.INT64,
+            dims=['b', 's'])
+        names += ['' for _ in range(9 - len(names))] + ['position_ids']
+    if bias:
+        names += ['' for _ in range(10 - len(names))] + ['attention_bias']
+        add('attention_bias', [1, heads, seq, total_length], _rand(1, heads, seq, total_length, dtype=dtype),
+            dims=[1, heads, 's', 't'])
+    if sink:
+        names += ['' for _ in range(11 - len(names))] + ['head_sink']
+        initializers['head_sink'] = _rand(heads, dtype=dtype)
+    node = helper.make_node('GroupQueryAttention', names, ['y', 'present_key', 'present_value'], domain=MS,
+                            num_heads=heads, kv_num_heads=kv_heads, **attrs)
+    model = make_model([node], inputs, [(n, onnx_type, None) for n in ('y', 'present_key', 'present_value')],
+                       initializers, opset=21, domains={MS: 1})
+    return model, feeds, totals, seq
+
+
+def _check_gqa(tmp_path, model, feeds, totals, seq, rtol=1e-4, atol=1e-5):
+    """Output rows of real tokens (a padded prompt's padding rows are unspecified) and the present rows onnxruntime
+    defines (each entry's first total rows) against onnxruntime."""
+    import mo
+    from tests.onnx.onnx_oracle import assert_close, run_ir, run_onnxruntime
+    result = mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
+    names = ['y', 'present_key', 'present_value']
+    actual, expected = run_ir(result.xml_path, feeds, names), run_onnxruntime(model, feeds)
+    assert actual[1].shape == expected[1].shape, (actual[1].shape, expected[1].shape)
+    for b, total in enumerate(totals):
+        rows = min(seq, total)
+        assert_close(actual[0][b, :rows], expected[0][b, :rows], rtol, atol, 'output of entry {}'.format(b))
+        for k in (1, 2):
+            assert_close(actual[k][b, :, :total], expected[k][b, :, :total], rtol, atol,
+                         '{} of entry {}'.format(names[k], b))
+
+
+GQA_CASES = {
+    'prompt': dict(step='prompt'),
+    'prompt_static': dict(step='prompt', dynamic=False),
+    'prompt_mha': dict(step='prompt', kv_heads=4),
+    'prompt_mqa_packed': dict(step='prompt', kv_heads=1, packed=True),
+    'padded_prompt': dict(step='padded_prompt'),
+    'padded_prompt_rotary': dict(step='padded_prompt', rotary='full'),
+    'decode': dict(step='decode'),
+    'decode_packed_rotary': dict(step='decode', packed=True, rotary='full'),
+    'decode_rotary_interleaved': dict(step='decode', rotary='full', rotary_interleaved=1),
+    'decode_partial_rotary': dict(step='decode', rotary='partial', head=32),
+    'decode_position_ids': dict(step='decode', rotary='full', position_ids=True),
+    'shared': dict(step='shared'),
+    'shared_rotary': dict(step='shared', rotary='full'),
+    'chunk': dict(step='chunk', rotary='full'),
+    'window': dict(step='decode', local_window_size=3),
+    'prompt_window': dict(step='prompt', local_window_size=2),
+    'shared_window_rotary': dict(step='shared', local_window_size=2, rotary='full', rotary_interleaved=1),
+    'softcap_scale': dict(step='decode', softcap=1.5, scale=0.2),
+    'prompt_softcap': dict(step='prompt', softcap=0.5),
+    'attention_bias': dict(step='decode', bias=True),
+    'prompt_attention_bias': dict(step='prompt', bias=True),
+    'shared_attention_bias': dict(step='shared', bias=True),
+    'chunk_window_bias': dict(step='chunk', local_window_size=4, bias=True),
+    'head_sink': dict(step='decode', sink=True),
+    'prompt_head_sink_softcap': dict(step='prompt', sink=True, softcap=2.0),
+    'smooth_softmax': dict(step='prompt', smooth_softmax=1),
+    'non_causal': dict(step='prompt', causal=0),
+    'decode_non_causal': dict(step='decode', causal=0),
+}
+
+
+@pytest.mark.parametrize('case', sorted(GQA_CASES))
+def test_group_query_attention(tmp_path, case):
+    model, feeds, totals, seq = _gqa_case(**GQA_CASES[case])
+    _check_gqa(tmp_path, model, feeds, totals, seq)
+
+
+@pytest.mark.parametrize('case', ['prompt', 'decode_packed_rotary', 'shared'])
+def test_group_query_attention_float16(tmp_path, case):
+    model, feeds, totals, seq = _gqa_case(**dict(GQA_CASES[case], dtype=np.float16))
+    _check_gqa(tmp_path, model, feeds, totals, seq, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize('attrs,message', [
+    ({'num_heads': 4, 'kv_num_heads': 3}, 'kv_num_heads dividing num_heads'),
+    ({'num_heads': 4, 'kv_num_heads': 2, 'local_window_size': -3}, 'local_window_size -3'),
+    ({'num_heads': 4, 'kv_num_heads': 2, 'softcap': -1.0}, 'softcap'),
+    ({'num_heads': 4, 'kv_num_heads': 2, 'qk_output': 1}, 'qk_output = 1 is not supported'),
+    ({'num_heads': 4, 'kv_num_heads': 2, 'k_quant_type': 'PER_TENSOR'}, 'quantized KV cache'),
+    ({'num_heads': 4, 'kv_num_heads': 2, 'do_rotary': 2}, 'do_rotary must be 0 or 1'),
+])
+def test_group_query_attention_bad_attributes(tmp_path, attrs, message):
+    import mo
+    from mo.utils.error import Error
+    node = helper.make_node('GroupQueryAttention', ['q', 'k', 'v', '', '', 'seqlens', 'total'], ['y'], domain=MS,
+                            **attrs)
+    model = make_model([node], [('q', T.FLOAT, [1, 3, 64]), ('k', T.FLOAT, [1, 3, 32]), ('v', T.FLOAT, [1, 3, 32]),
+                                ('seqlens', T.INT32, [1]), ('total', T.INT32, [])], [('y', T.FLOAT, None)],
+                       opset=21, domains={MS: 1})
+    with pytest.raises(Error, match=message):
+        mo.convert_model(model, output_dir=str(tmp_path), model_name='model')

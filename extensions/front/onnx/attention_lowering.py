@@ -223,32 +223,33 @@ class ONNXRotaryEmbeddingLowering(OpRule):
         return b.op(Transpose, [result, b.const([0, 2, 1, 3], 'to_bhsd', I64)], 'bhsd')
 
 
-def rotate_heads(b, x, cos, sin, rotary_dim: int, interleaved: bool):
+def rotate_heads(b, x, cos, sin, rotary_dim: int, interleaved: bool, tag: str = ''):
     """x as [B, S, H, D], cos and sin as [B or 1, S, R / 2]: the first R = rotary_dim features of each head (all for
-    0), as halves (x1, x2) or as interleaved pairs, become (cos x1 - sin x2, sin x1 + cos x2); the rest pass through."""
-    cos = b.op(Unsqueeze, [cos, b.const([2], 'cos_heads', I64)], 'cos')
-    sin = b.op(Unsqueeze, [sin, b.const([2], 'sin_heads', I64)], 'sin')
+    0), as halves (x1, x2) or as interleaved pairs, become (cos x1 - sin x2, sin x1 + cos x2); the rest pass through.
+    ``tag`` prefixes the new nodes' names (one builder rotating several tensors)."""
+    cos = b.op(Unsqueeze, [cos, b.const([2], tag + 'cos_heads', I64)], tag + 'cos')
+    sin = b.op(Unsqueeze, [sin, b.const([2], tag + 'sin_heads', I64)], tag + 'sin')
     rotated, passed = x, None
     if rotary_dim:
-        rotated = _features(b, x, 0, rotary_dim, 1, 'rotated_part')
-        passed = _features(b, x, rotary_dim, np.iinfo(np.int64).max, 1, 'passed_part')
+        rotated = _features(b, x, 0, rotary_dim, 1, tag + 'rotated_part')
+        passed = _features(b, x, rotary_dim, np.iinfo(np.int64).max, 1, tag + 'passed_part')
     if interleaved:
-        x1 = _features(b, rotated, 0, np.iinfo(np.int64).max, 2, 'even')
-        x2 = _features(b, rotated, 1, np.iinfo(np.int64).max, 2, 'odd')
+        x1 = _features(b, rotated, 0, np.iinfo(np.int64).max, 2, tag + 'even')
+        x2 = _features(b, rotated, 1, np.iinfo(np.int64).max, 2, tag + 'odd')
     else:
-        halves = b.op(Split, [rotated, b.const(-1, 'half_axis', I64)], 'halves', num_splits=2)
+        halves = b.op(Split, [rotated, b.const(-1, tag + 'half_axis', I64)], tag + 'halves', num_splits=2)
         x1, x2 = halves.out_port(0), halves.out_port(1)
-    real = b.op(Sub, [b.op(Mul, [cos, x1], 'cos_x1'), b.op(Mul, [sin, x2], 'sin_x2')], 'real')
-    imag = b.op(Add, [b.op(Mul, [sin, x1], 'sin_x1'), b.op(Mul, [cos, x2], 'cos_x2')], 'imag')
+    real = b.op(Sub, [b.op(Mul, [cos, x1], tag + 'cos_x1'), b.op(Mul, [sin, x2], tag + 'sin_x2')], tag + 'real')
+    imag = b.op(Add, [b.op(Mul, [sin, x1], tag + 'sin_x1'), b.op(Mul, [cos, x2], tag + 'cos_x2')], tag + 'imag')
     if interleaved:
-        last = b.const([-1], 'pair_axis', I64)
-        pairs = b.op(Concat, [b.op(Unsqueeze, [real, last], 'real_pair'),
-                              b.op(Unsqueeze, [imag, last], 'imag_pair')], 'pairs', axis=-1)
-        result = b.op(Reshape, [pairs, b.op(ShapeOf, [rotated], 'rotated_shape')], 'rotated')
+        last = b.const([-1], tag + 'pair_axis', I64)
+        pairs = b.op(Concat, [b.op(Unsqueeze, [real, last], tag + 'real_pair'),
+                              b.op(Unsqueeze, [imag, last], tag + 'imag_pair')], tag + 'pairs', axis=-1)
+        result = b.op(Reshape, [pairs, b.op(ShapeOf, [rotated], tag + 'rotated_shape')], tag + 'rotated')
     else:
-        result = b.op(Concat, [real, imag], 'rotated', axis=-1)
+        result = b.op(Concat, [real, imag], tag + 'rotated', axis=-1)
     if passed is not None:
-        result = b.op(Concat, [result, passed], 'joined', axis=-1)
+        result = b.op(Concat, [result, passed], tag + 'joined', axis=-1)
     return result
 
 
