@@ -92,6 +92,7 @@ FRONT = [
     'extensions.front.onnx.quantize_lowering.ONNXConvIntegerLowering',
     # ONNX: control flow, sequences, optionals
     'extensions.front.onnx.control_flow_ext.ONNXLoopInputs',
+    'extensions.front.onnx.sequence_loop.ONNXLoopSequenceScan',  # a sequence appended to in a Loop: a scan output
     'extensions.front.onnx.sequence_lowering.ONNXSequenceResolution',
     # ONNX: math, reductions, activations, matrix ops
     'extensions.front.onnx.math_lowering.ReduceLowering',

@@ -322,3 +322,57 @@ def test_group_query_attention_bad_attributes(tmp_path, attrs, message):
                        opset=21, domains={MS: 1})
     with pytest.raises(Error, match=message):
         mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
+
+
+# ----- a sequence built inside a Loop, concatenated after it (a Mamba-style scan) -------------------------------------
+
+def _scan_model(axis: int, new_axis: int, dynamic: bool, appended: str = 'computed', extra_scan: bool = False):
+    """h_t = tanh(a * h_{t-1} + x[t]) over the T rows of x [T, B, D], each y_t = h_t * c appended to a sequence
+    (``appended`` 'computed'; 'state': h_t itself; 'outer': the enclosing graph's c, the same each step), joined by
+    ConcatFromSequence(axis, new_axis) after the loop; ``extra_scan``: the body has a scan output of its own."""
+    from onnx import TensorProto as TP
+    f = TP.FLOAT
+    body_nodes = [helper.make_node('Gather', ['x', 'i'], ['x_t'], axis=0),
+                  helper.make_node('Mul', ['h_in', 'a'], ['decayed']),
+                  helper.make_node('Add', ['decayed', 'x_t'], ['pre']),
+                  helper.make_node('Tanh', ['pre'], ['h_out']),
+                  helper.make_node('Mul', ['h_out', 'c'], ['y_t'])]
+    element = {'computed': 'y_t', 'state': 'h_out', 'outer': 'c'}[appended]
+    body_nodes.append(helper.make_node('SequenceInsert', ['seq_in', element], ['seq_out']))
+    body_nodes.append(helper.make_node('Identity', ['cond_in'], ['cond_out']))
+    outputs = [helper.make_tensor_value_info('cond_out', TP.BOOL, []),
+               helper.make_tensor_value_info('h_out', f, None),
+               helper.make_tensor_sequence_value_info('seq_out', f, None)]
+    if extra_scan:
+        body_nodes.append(helper.make_node('Neg', ['h_out'], ['neg_t']))
+        outputs.append(helper.make_tensor_value_info('neg_t', f, None))
+    body = helper.make_graph(body_nodes, 'scan_body',
+                             [helper.make_tensor_value_info('i', TP.INT64, []),
+                              helper.make_tensor_value_info('cond_in', TP.BOOL, []),
+                              helper.make_tensor_value_info('h_in', f, None),
+                              helper.make_tensor_sequence_value_info('seq_in', f, None)], outputs)
+    nodes = [helper.make_node('Shape', ['x'], ['x_shape']),
+             helper.make_node('Gather', ['x_shape', 'zero'], ['steps'], axis=0),
+             helper.make_node('SequenceEmpty', [], ['empty'], dtype=f),
+             helper.make_node('Loop', ['steps', '', 'h0', 'empty'], ['h_last', 'ys'] + (['negs'] if extra_scan else []),
+                              body=body),
+             helper.make_node('ConcatFromSequence', ['ys'], ['y'], axis=axis, new_axis=new_axis)]
+    dims = ['t', 'b', 4] if dynamic else [5, 2, 4]
+    graph_outputs = [('y', f, None), ('h_last', f, None)] + ([('negs', f, None)] if extra_scan else [])
+    return make_model(nodes, [('x', f, dims), ('h0', f, dims[1:])], graph_outputs,
+                      {'a': np.full([4], 0.7, np.float32), 'c': _rand(2, 4), 'zero': np.array(0, np.int64)},
+                      opset=17)
+
+
+@pytest.mark.parametrize('axis,new_axis', [(0, 1), (1, 1), (-1, 1), (2, 1), (0, 0), (1, 0), (-1, 0)])
+@pytest.mark.parametrize('dynamic', [False, True])
+def test_sequence_appended_in_a_loop(tmp_path, axis, new_axis, dynamic):
+    model = _scan_model(axis, new_axis, dynamic)
+    check_model(model, {'x': _rand(5, 2, 4), 'h0': _rand(2, 4)}, tmp_path)
+
+
+@pytest.mark.parametrize('appended', ['state', 'outer'])
+@pytest.mark.parametrize('extra_scan', [False, True])
+def test_sequence_appended_in_a_loop_forms(tmp_path, appended, extra_scan):
+    model = _scan_model(1, 1, True, appended, extra_scan)
+    check_model(model, {'x': _rand(5, 2, 4), 'h0': _rand(2, 4)}, tmp_path)
