@@ -376,3 +376,64 @@ def test_sequence_appended_in_a_loop(tmp_path, axis, new_axis, dynamic):
 def test_sequence_appended_in_a_loop_forms(tmp_path, appended, extra_scan):
     model = _scan_model(1, 1, True, appended, extra_scan)
     check_model(model, {'x': _rand(5, 2, 4), 'h0': _rand(2, 4)}, tmp_path)
+
+
+# ----- an If whose branches give different shapes ---------------------------------------------------------------------
+
+def _if_model(then_nodes, then_out, else_nodes, else_out, inputs, after=()):
+    then = helper.make_graph(then_nodes, 'then', [], [helper.make_tensor_value_info(then_out, T.FLOAT, None)])
+    other = helper.make_graph(else_nodes, 'else', [], [helper.make_tensor_value_info(else_out, T.FLOAT, None)])
+    nodes = [helper.make_node('If', ['cond'], ['branch'], then_branch=then, else_branch=other)] + list(after)
+    out = after[-1].output[0] if after else 'branch'
+    return make_model(nodes, [('cond', T.BOOL, [1])] + inputs, [(out, T.FLOAT, None)],
+                      {'axes0': np.array([0], np.int64), 'starts': np.array([0], np.int64),
+                       'ends': np.array([1], np.int64)}, opset=16)
+
+
+@pytest.mark.parametrize('cond', [False, True])
+def test_if_branches_of_different_sizes(tmp_path, cond):
+    # the same rank, other sizes: the If's output has dynamic dimensions where they differ
+    model = _if_model([helper.make_node('Relu', ['x'], ['t'])], 't',
+                      [helper.make_node('Slice', ['x', 'starts', 'ends', 'axes0'], ['e'])], 'e',
+                      [('x', T.FLOAT, [2, 3])], [helper.make_node('Neg', ['branch'], ['y'])])
+    check_model(model, {'cond': np.array([cond]), 'x': _rand(2, 3)}, tmp_path)
+
+
+@pytest.mark.ir_not_compiled("OpenVINO's CPU plugin does not compile an If of dynamic rank")
+@pytest.mark.parametrize('after', [False, True])
+def test_if_branches_of_different_ranks(tmp_path, after):
+    # [1, 2, 3] or [2, 3]: the If's output is of dynamic rank, and so is what reads it; OpenVINO reads the IR (its
+    # CPU plugin does not compile an If of dynamic rank, nor does it for ovc's IR)
+    import mo
+    import openvino as ov
+    model = _if_model([helper.make_node('Unsqueeze', ['x', 'axes0'], ['t'])], 't',
+                      [helper.make_node('Identity', ['x'], ['e'])], 'e', [('x', T.FLOAT, [2, 3])],
+                      [helper.make_node('Relu', ['branch'], ['y'])] if after else [])
+    result = mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
+    read = ov.Core().read_model(result.xml_path)
+    assert read.outputs[0].get_partial_shape().rank.is_dynamic
+    assert read.outputs[0].get_element_type() == ov.Type.f32
+
+
+@pytest.mark.ir_not_compiled("OpenVINO's CPU plugin does not compile an If of dynamic rank")
+def test_if_of_different_ranks_inside_a_branch(tmp_path):
+    # OpenVINO's layer test: the inner If's output, of rank 3 or 2, transposed by a 3-axis order then its shape taken:
+    # rank 3 again, a [3] shape output whichever branch
+    import mo
+    import openvino as ov
+    inner = _if_model([helper.make_node('Unsqueeze', ['x', 'axes0'], ['it'])], 'it',
+                      [helper.make_node('Identity', ['x'], ['ie'])], 'ie', [])
+    inner_if = helper.make_node('If', ['rank_cond'], ['rank_variant'], then_branch=inner.graph.node[0].attribute[0].g,
+                                else_branch=inner.graph.node[0].attribute[1].g)
+    other = helper.make_graph([inner_if, helper.make_node('Transpose', ['rank_variant'], ['tr'], perm=[1, 0, 2]),
+                               helper.make_node('Shape', ['tr'], ['eo'])], 'else', [],
+                              [helper.make_tensor_value_info('eo', T.INT64, None)])
+    then = helper.make_graph([helper.make_node('Unsqueeze', ['x', 'axes0'], ['tt']),
+                              helper.make_node('Shape', ['tt'], ['to'])], 'then', [],
+                             [helper.make_tensor_value_info('to', T.INT64, None)])
+    model = make_model([helper.make_node('If', ['cond'], ['y'], then_branch=then, else_branch=other)],
+                       [('cond', T.BOOL, [1]), ('rank_cond', T.BOOL, [1]), ('x', T.FLOAT, [2, 3])],
+                       [('y', T.INT64, None)], {'axes0': np.array([0], np.int64)}, opset=16)
+    result = mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
+    read = ov.Core().read_model(result.xml_path)
+    assert read.outputs[0].get_element_type() == ov.Type.i64
