@@ -345,6 +345,8 @@ MIDDLE = [
     'extensions.middle.microsoft_attention_lowering.ONNXMSAttentionLowering',
     'extensions.middle.group_query_attention.GroupQueryAttentionLowering',
     'extensions.middle.attention_mask.AttentionMaskBiasLowering',  # ONNX Attention's mask, by its inferred type
+    'extensions.middle.attention_mask.AttentionHeadsLowering',  # ONNX Attention's heads, by the inputs' ranks
+    'extensions.middle.attention_mask.AttentionMergeHeadsLowering',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast
     # ONNX: sampling grids

@@ -140,6 +140,39 @@ def test_attention_float16_mask_of_float_query(tmp_path):
     assert_close(run_ir(result.xml_path, feeds, ['y'])[0], run_onnxruntime(reference, feeds)[0], 1e-4, 1e-5)
 
 
+@pytest.mark.parametrize('rank', [3, 4])
+@pytest.mark.parametrize('mask', [None, 'bool', 'float'])
+@pytest.mark.parametrize('past', [False, True])
+def test_attention_head_counts_of_inputs_of_unknown_rank(tmp_path, rank, mask, past):
+    # Q, K, V come out of a Transpose (4-D) or an Identity (3-D) with q_num_heads/kv_num_heads given, which apply to
+    # 3-D inputs only: whether to split the heads waits for the inferred rank
+    batch, seq, heads, kv_heads, head, past_len = 2, 3, 4, 2, 8, 2
+    shapes = {'q': [batch, seq, heads, head], 'k': [batch, seq, kv_heads, head], 'v': [batch, seq, kv_heads, head]}
+    if rank == 3:
+        shapes = {n: s[:2] + [s[2] * s[3]] for n, s in shapes.items()}
+    inputs = [(n, T.FLOAT, ['b', 's'] + s[2:]) for n, s in shapes.items()]
+    feeds = {n: _rand(*s) for n, s in shapes.items()}
+    if rank == 4:
+        nodes = [helper.make_node('Transpose', [n], [n + '_in'], perm=[0, 2, 1, 3]) for n in 'qkv']
+    else:
+        nodes = [helper.make_node('Identity', [n], [n + '_in']) for n in 'qkv']
+    names = ['q_in', 'k_in', 'v_in', '', '', '']
+    total = seq + past_len if past else seq
+    if mask:
+        inputs.append(('m', T.BOOL if mask == 'bool' else T.FLOAT, [seq, total]))
+        feeds['m'] = RNG.random((seq, total)) < 0.7 if mask == 'bool' else _rand(seq, total)
+        names[3] = 'm'
+    if past:
+        for name in ('past_k', 'past_v'):
+            inputs.append((name, T.FLOAT, ['b', kv_heads, 'p', head]))
+            feeds[name] = _rand(batch, kv_heads, past_len, head)
+        names[4:6] = ['past_k', 'past_v']
+    outputs = ['y'] + (['present_k', 'present_v'] if past else [])
+    nodes.append(helper.make_node('Attention', names, outputs, q_num_heads=heads, kv_num_heads=kv_heads))
+    model = make_model(nodes, inputs, [(n, T.FLOAT, None) for n in outputs], opset=23)
+    check_model(model, feeds, tmp_path)
+
+
 # ----- RMSNormalization and RotaryEmbedding (opset 23) as the dynamo exporter writes them --------------------------
 
 @pytest.mark.parametrize('attrs', [{}, {'epsilon': 1e-2}, {'axis': -2}, {'axis': 1, 'stash_type': 1}])

@@ -9,7 +9,7 @@ batch's nonpad_kv_seqlen. Rows whose bias is all -inf give zeros, as ONNX's refe
 """
 import numpy as np
 
-from extensions.front.onnx.attention_mask import ONNXAttentionMaskBias
+from extensions.front.onnx.attention_mask import ONNXAttentionHeads, ONNXAttentionMaskBias, ONNXAttentionMergeHeads
 from extensions.front.onnx.nn_formulas import I64, concat, like, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.ops.convert import ConvertLike
@@ -84,13 +84,23 @@ class ONNXAttentionLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         q, k, v = node.in_port(0), node.in_port(1), node.in_port(2)
         heads = node.q_num_heads is not None or node.kv_num_heads is not None
-        three_d = heads and _declared_rank(node, 0) != 4
-        if three_d:
+        declared = _declared_rank(node, 0)
+        three_d = heads and declared == 3
+        # with head counts and a query of a rank the front phase does not know: split (and merge back) once
+        # inference has told 3-D from 4-D, as the counts apply to 3-D inputs only
+        deferred = heads and declared is None
+        if three_d or deferred:
             if node.q_num_heads is None or node.kv_num_heads is None:
                 raise Error('Attention "{}": 3-D inputs need both q_num_heads and kv_num_heads', b.name)
+        if three_d:
             q = _split_heads(b, q, node.q_num_heads, 'q_heads')
             k = _split_heads(b, k, node.kv_num_heads, 'k_heads')
             v = _split_heads(b, v, node.kv_num_heads, 'v_heads')
+        elif deferred:
+            query = q
+            q, k, v = (b.op(ONNXAttentionHeads, [x], tag, heads=count, attention=b.name)
+                       for x, count, tag in ((q, node.q_num_heads, 'q_heads'), (k, node.kv_num_heads, 'k_heads'),
+                                             (v, node.kv_num_heads, 'v_heads')))
         past = node.is_in_port_connected(4)
         if past != node.is_in_port_connected(5):
             raise Error('Attention "{}": past_key and past_value go together', b.name)
@@ -123,6 +133,8 @@ class ONNXAttentionLowering(OpRule):
         if three_d:
             y = b.op(Transpose, [y, b.const([0, 2, 1, 3], 'merge_order', I64)], 'merge_heads_t')
             y = b.op(Reshape, [y, b.const([0, 0, -1], 'merge_shape', I64)], 'merge_heads', special_zero=True)
+        elif deferred:
+            y = b.op(ONNXAttentionMergeHeads, [y, query], 'merge_heads')
         qk_output = {0: scores, 1: scores, 2: with_bias, 3: probs}[node.qk_matmul_output_mode]
         return [y, present_k if past else None, present_v if past else None, qk_output]
 
