@@ -207,6 +207,24 @@ def test_rotary_embedding_of_a_decoder_layer(tmp_path, interleaved, rotary_dim):
     check_model(model, feeds, tmp_path)
 
 
+@pytest.mark.parametrize('rank', [3, 4])
+@pytest.mark.parametrize('interleaved', [0, 1])
+@pytest.mark.parametrize('rotary_dim', [0, 4])
+def test_rotary_embedding_num_heads_of_input_of_unknown_rank(tmp_path, rank, interleaved, rotary_dim):
+    # num_heads given, the input out of a Transpose (4-D [B, H, S, D]) or an Identity (3-D): its layout waits for
+    # the inferred rank
+    batch, seq, heads, head = 2, 3, 4, 8
+    shape = [batch, seq, heads, head] if rank == 4 else [batch, seq, heads * head]
+    half = (rotary_dim or head) // 2
+    producer = helper.make_node('Transpose', ['x'], ['x_in'], perm=[0, 2, 1, 3]) if rank == 4 else \
+        helper.make_node('Identity', ['x'], ['x_in'])
+    node = helper.make_node('RotaryEmbedding', ['x_in', 'cos', 'sin', 'pos'], ['y'], num_heads=heads,
+                            interleaved=interleaved, rotary_embedding_dim=rotary_dim)
+    model = make_model([producer, node], [('x', T.FLOAT, ['b', 's'] + shape[2:]), ('pos', T.INT64, ['b', 's'])],
+                       [('y', T.FLOAT, None)], {'cos': _rand(12, half), 'sin': _rand(12, half)}, opset=23)
+    check_model(model, {'x': _rand(*shape), 'pos': RNG.integers(0, 12, (batch, seq)).astype(np.int64)}, tmp_path)
+
+
 # ----- com.microsoft GroupQueryAttention (onnxruntime GenAI's builder) ------------------------------------------------
 
 MS = 'com.microsoft'

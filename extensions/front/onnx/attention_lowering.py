@@ -218,11 +218,17 @@ class ONNXRotaryEmbeddingLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0)
-        three_d = node.num_heads > 0 and _declared_rank(node, 0) != 4
+        declared = _declared_rank(node, 0)
+        three_d = node.num_heads > 0 and declared == 3
+        # num_heads and an input of a rank the front phase does not know: as [B, H, S, D] once inference has told
+        # 3-D from 4-D (num_heads applies to 3-D inputs only), and back
+        deferred = node.num_heads > 0 and declared is None
         if three_d:
             x = b.op(Reshape, [x, b.const([0, 0, node.num_heads, -1], 'split_shape', I64)], 'split_heads',
                      special_zero=True)
         else:
+            if deferred:
+                x = b.op(ONNXAttentionHeads, [x], 'heads', heads=node.num_heads, attention=b.name)
             x = b.op(Transpose, [x, b.const([0, 2, 1, 3], 'to_bshd', I64)], 'bshd')
         cos, sin = node.in_port(1), node.in_port(2)
         if node.is_in_port_connected(3):
@@ -232,7 +238,10 @@ class ONNXRotaryEmbeddingLowering(OpRule):
         result = rotate_heads(b, x, cos, sin, node.rotary_dim, node.interleaved)
         if three_d:
             return b.op(Reshape, [result, b.op(ShapeOf, [node.in_port(0)], 'input_shape')], 'merge_heads')
-        return b.op(Transpose, [result, b.const([0, 2, 1, 3], 'to_bhsd', I64)], 'bhsd')
+        result = b.op(Transpose, [result, b.const([0, 2, 1, 3], 'to_bhsd', I64)], 'bhsd')
+        if deferred:
+            result = b.op(ONNXAttentionMergeHeads, [result, node.in_port(0)], 'merge_heads')
+        return result
 
 
 def rotate_heads(b, x, cos, sin, rotary_dim: int, interleaved: bool, tag: str = ''):
