@@ -62,8 +62,8 @@ class GroupQueryAttentionLowering(MiddleOpRule):
         for port, what in UNSUPPORTED_INPUTS.items():
             if node.is_in_port_connected(port):
                 raise Error('{} "{}": {} is not supported', OP, b.name, what)
-        if node.is_out_port_connected(3):
-            raise Error('{} "{}": output_qk is not supported', OP, b.name)
+        if node.is_out_port_connected(3) and node.qk_output not in (1, 2):
+            raise Error('{} "{}": output_qk needs qk_output 1 (the scores) or 2 (the probabilities)', OP, b.name)
         heads, kv_heads = node.num_heads, node.kv_num_heads
         width = _shape(node, QUERY, OP, 'query', (3,))[2]
         packed = not node.is_in_port_connected(KEY)
@@ -106,12 +106,21 @@ class GroupQueryAttentionLowering(MiddleOpRule):
         keys = _range(b, _dim(b, k, 2, 'key_count'), 'keys')
         if node.is_in_port_connected(ATTENTION_BIAS):
             scores = b.op(Add, [scores, self._bias(b, node.in_port(ATTENTION_BIAS), keys)], 'with_attention_bias')
+        raw = scores
         scores = b.op(Add, [scores, self._mask(node, b, keys, positions, total, q)], 'masked')
         probs = self._softmax(node, b, scores)
+        qk = None
+        if node.is_out_port_connected(3):
+            # [B, N, S, total_sequence_length]: the first keys of a shared buffer's
+            declared = b.op(Reshape, [node.in_port(TOTAL_LENGTH), _i64(b, [1], 'qk_keys_shape')], 'qk_keys',
+                            special_zero=False)
+            qk = b.op(Slice, [raw if node.qk_output == 1 else probs, _i64(b, [0], 'qk_begin'),
+                              b.op(Convert, [declared], 'qk_end', dst_type=np.dtype(I64)), _i64(b, [1], 'qk_step'),
+                              _i64(b, [3], 'qk_axis')], 'qk_output')
         y = b.op(MatMul, [probs, _repeat_heads(b, v, q, 'value_groups')], 'attention')
         y = b.op(Transpose, [y, _i64(b, [0, 2, 1, 3], 'merge_order')], 'merge_t')
         y = b.op(Reshape, [y, _i64(b, [0, 0, heads * head], 'merge_shape')], 'merge_heads', special_zero=True)
-        return [y, k if node.is_out_port_connected(1) else None, v if node.is_out_port_connected(2) else None]
+        return [y, k if node.is_out_port_connected(1) else None, v if node.is_out_port_connected(2) else None, qk]
 
     @staticmethod
     def _rotate(node: Node, b: Builder, q, k, positions, total, head: int):

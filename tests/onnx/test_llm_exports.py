@@ -287,10 +287,11 @@ def _gqa_case(step: str, batch=2, heads=4, kv_heads=2, head=16, packed=False, ro
     if sink:
         names += ['' for _ in range(11 - len(names))] + ['head_sink']
         initializers['head_sink'] = _rand(heads, dtype=dtype)
-    node = helper.make_node('GroupQueryAttention', names, ['y', 'present_key', 'present_value'], domain=MS,
-                            num_heads=heads, kv_num_heads=kv_heads, **attrs)
-    model = make_model([node], inputs, [(n, onnx_type, None) for n in ('y', 'present_key', 'present_value')],
-                       initializers, opset=21, domains={MS: 1})
+    outputs = ['y', 'present_key', 'present_value'] + (['qk'] if attrs.get('qk_output') else [])
+    node = helper.make_node('GroupQueryAttention', names, outputs, domain=MS, num_heads=heads, kv_num_heads=kv_heads,
+                            **attrs)
+    model = make_model([node], inputs, [(n, onnx_type, None) for n in outputs], initializers, opset=21,
+                       domains={MS: 1})
     return model, feeds, totals, seq
 
 
@@ -300,7 +301,7 @@ def _check_gqa(tmp_path, model, feeds, totals, seq, rtol=1e-4, atol=1e-5):
     import mo
     from tests.onnx.onnx_oracle import assert_close, run_ir, run_onnxruntime
     result = mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
-    names = ['y', 'present_key', 'present_value']
+    names = [o.name for o in model.graph.output]
     actual, expected = run_ir(result.xml_path, feeds, names), run_onnxruntime(model, feeds)
     assert actual[1].shape == expected[1].shape, (actual[1].shape, expected[1].shape)
     for b, total in enumerate(totals):
@@ -309,6 +310,12 @@ def _check_gqa(tmp_path, model, feeds, totals, seq, rtol=1e-4, atol=1e-5):
         for k in (1, 2):
             assert_close(actual[k][b, :, :total], expected[k][b, :, :total], rtol, atol,
                          '{} of entry {}'.format(names[k], b))
+        if len(names) > 3:  # output_qk: the keys each real row sees
+            assert actual[3].shape == expected[3].shape, (actual[3].shape, expected[3].shape)
+            for row in range(rows):
+                seen = total - seq + row + 1 if total >= seq else row + 1
+                assert_close(actual[3][b, :, row, :seen], expected[3][b, :, row, :seen], rtol, atol,
+                             'output_qk of entry {}, row {}'.format(b, row))
 
 
 GQA_CASES = {
@@ -339,6 +346,11 @@ GQA_CASES = {
     'prompt_head_sink_softcap': dict(step='prompt', sink=True, softcap=2.0),
     'smooth_softmax': dict(step='prompt', smooth_softmax=1),
     'non_causal': dict(step='prompt', causal=0),
+    'qk_scores': dict(step='decode', qk_output=1, softcap=2.0),
+    'qk_probabilities': dict(step='decode', qk_output=2),
+    'prompt_qk_scores': dict(step='prompt', qk_output=1),
+    'shared_qk_probabilities': dict(step='shared', qk_output=2, rotary='full'),
+    'padded_prompt_qk_probabilities': dict(step='padded_prompt', qk_output=2),
     'decode_non_causal': dict(step='decode', causal=0),
 }
 
@@ -359,7 +371,8 @@ def test_group_query_attention_float16(tmp_path, case):
     ({'num_heads': 4, 'kv_num_heads': 3}, 'kv_num_heads dividing num_heads'),
     ({'num_heads': 4, 'kv_num_heads': 2, 'local_window_size': -3}, 'local_window_size -3'),
     ({'num_heads': 4, 'kv_num_heads': 2, 'softcap': -1.0}, 'softcap'),
-    ({'num_heads': 4, 'kv_num_heads': 2, 'qk_output': 1}, 'qk_output = 1 is not supported'),
+    ({'num_heads': 4, 'kv_num_heads': 2, 'qk_output': 3}, 'qk_output must be 0, 1 or 2'),
+    ({'num_heads': 4, 'kv_num_heads': 2, 'sliding_window_cache': 1}, 'window-sized cache'),
     ({'num_heads': 4, 'kv_num_heads': 2, 'k_quant_type': 'PER_TENSOR'}, 'quantized KV cache'),
     ({'num_heads': 4, 'kv_num_heads': 2, 'do_rotary': 2}, 'do_rotary must be 0 or 1'),
 ])

@@ -20,7 +20,8 @@ UNSUPPORTED_INPUTS = {K_SCALE: 'k_scale (a quantized KV cache)', V_SCALE: 'v_sca
 class ONNXMSGroupQueryAttention(Op):
     """GroupQueryAttention(query, key, value, past_key, past_value, seqlens_k, total_sequence_length, cos_cache,
     sin_cache, position_ids, attention_bias, head_sink, ...) -> output [B, S, num_heads * H], present_key and
-    present_value [B, kv_num_heads, max(past buffer, total_sequence_length), H]."""
+    present_value [B, kv_num_heads, max(past buffer, total_sequence_length), H], output_qk [B, num_heads, S,
+    total_sequence_length]."""
     op = 'ONNXMSGroupQueryAttention'
 
     def __init__(self, graph, attrs: dict = None):
@@ -45,7 +46,8 @@ class ONNXMSGroupQueryAttention(Op):
             buffer = int(past[2]) if past is not None else -1
             present = max(buffer, total) if buffer >= 0 and total >= 0 else -1
         outputs = {0: [batch, length, width if not packed else _product(head, node.num_heads)],
-                   1: [batch, node.kv_num_heads, present, head], 2: [batch, node.kv_num_heads, present, head]}
+                   1: [batch, node.kv_num_heads, present, head], 2: [batch, node.kv_num_heads, present, head],
+                   3: [batch, node.num_heads, length, total]}
         for port, shape in outputs.items():
             if port in node.out_ports() and not node.out_port(port).disconnected():
                 node.out_port(port).data.set_shape(shape)
@@ -58,8 +60,8 @@ def _product(a: int, b: int) -> int:
 class GroupQueryAttentionExtractor(FrontExtractorOp):
     """com.microsoft GroupQueryAttention -> ONNXMSGroupQueryAttention: num_heads, kv_num_heads (dividing num_heads),
     scale (0: 1 / sqrt(head size)), softcap, local_window_size, do_rotary, rotary_interleaved, smooth_softmax,
-    causal. A quantized KV cache, per-head Q/K norms, a window-sized cache, query_seqlens and the qk output are
-    refused."""
+    causal, qk_output (output_qk: 1 the scores before the Softmax, 2 the probabilities). A quantized KV cache,
+    per-head Q/K norms, a window-sized cache and query_seqlens are refused."""
     op = OP
     framework = 'onnx'
 
@@ -83,10 +85,11 @@ class GroupQueryAttentionExtractor(FrontExtractorOp):
         softcap = float(onnx_attr(node, 'softcap', 'f', 0.0))
         if softcap < 0:
             raise Error('{} "{}": softcap {} must not be negative', OP, name, softcap)
-        for attr, default in (('qk_output', 0), ('sliding_window_cache', 0)):
-            value = onnx_attr(node, attr, 'i', default)
-            if value != default:
-                raise Error('{} "{}": {} = {} is not supported', OP, name, attr, value)
+        if onnx_attr(node, 'sliding_window_cache', 'i', 0):
+            raise Error('{} "{}": sliding_window_cache = 1 (a window-sized cache) is not supported', OP, name)
+        qk_output = int(onnx_attr(node, 'qk_output', 'i', 0))
+        if qk_output not in (0, 1, 2):
+            raise Error('{} "{}": qk_output must be 0, 1 or 2, not {}', OP, name, qk_output)
         for attr in ('k_quant_type', 'v_quant_type'):
             value = onnx_attr(node, attr, 's', b'NONE')
             value = value.decode() if isinstance(value, bytes) else value
@@ -96,5 +99,5 @@ class GroupQueryAttentionExtractor(FrontExtractorOp):
             'num_heads': heads, 'kv_num_heads': kv_heads, 'scale': float(onnx_attr(node, 'scale', 'f', 0.0)),
             'softcap': softcap, 'local_window_size': window, 'causal': causal,
             'do_rotary': _flag(node, OP, 'do_rotary'), 'rotary_interleaved': _flag(node, OP, 'rotary_interleaved'),
-            'smooth_softmax': _flag(node, OP, 'smooth_softmax')})
+            'smooth_softmax': _flag(node, OP, 'smooth_softmax'), 'qk_output': qk_output})
         return True
