@@ -1,6 +1,8 @@
 """LLM exports of 2026 built with onnx.helper in the forms their exporters write, converted by mo, run in OpenVINO
 and compared with onnxruntime: ``torch.onnx.export(dynamo=True)`` at opsets 23/24 (standard Attention whose mask is
-boolean or float by its type wherever it comes from, RMSNormalization, RotaryEmbedding)."""
+boolean or float by its type wherever it comes from, head counts with inputs of a rank known only at inference,
+RMSNormalization, RotaryEmbedding); onnxruntime GenAI's com.microsoft GroupQueryAttention; an If whose branches give
+different shapes; a sequence appended to in a Loop and concatenated after it (a Mamba-style scan)."""
 import numpy as np
 import pytest
 
@@ -228,8 +230,6 @@ def test_rotary_embedding_num_heads_of_input_of_unknown_rank(tmp_path, rank, int
 # ----- com.microsoft GroupQueryAttention (onnxruntime GenAI's builder) ------------------------------------------------
 
 MS = 'com.microsoft'
-GQA_INPUTS = ('query', 'key', 'value', 'past_key', 'past_value', 'seqlens_k', 'total_sequence_length', 'cos_cache',
-              'sin_cache', 'position_ids', 'attention_bias', 'head_sink')
 
 
 def _gqa_case(step: str, batch=2, heads=4, kv_heads=2, head=16, packed=False, rotary=None, position_ids=False,
@@ -245,8 +245,8 @@ def _gqa_case(step: str, batch=2, heads=4, kv_heads=2, head=16, packed=False, ro
     totals = {'prompt': [seq] * batch, 'padded_prompt': [seq, seq - 2][:batch], 'decode': [7] * batch,
               'shared': [6, 3][:batch], 'chunk': [9]}[step]
     buffer = {'prompt': 0, 'padded_prompt': 0, 'decode': 6, 'shared': 10, 'chunk': 6}[step]
-    total_length = max(totals) if step != 'shared' else max(totals)
-    nodes, inputs, feeds, initializers = [], [], {}, {}
+    total_length = max(totals)
+    inputs, feeds, initializers = [], {}, {}
 
     def add(name, shape, value, elem=onnx_type, dims=None):
         inputs.append((name, elem, dims if dims is not None and dynamic else shape))
