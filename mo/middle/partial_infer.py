@@ -334,6 +334,11 @@ def _dynamic_rank_outputs(graph: Graph, node_id, attrs: dict, inputs: dict):
     to infer, so its outputs are of dynamic rank too and OpenVINO infers them when it reads the IR; their element
     types still follow (the op's type_infer where it does without shapes, else input 0's type)."""
     node = Node.view(graph, node_id)
+    if attrs.get('then_graph_proto') is not None or attrs.get('body_proto') is not None:
+        # a body's Parameters need the rank of what they stand for
+        raise Error('{} "{}" reads a tensor of dynamic rank (an If whose branches give it different ranks); mo '
+                    'converts control flow bodies for inputs of known rank only',
+                    attrs.get('onnx_op', attrs.get('op')), attrs.get('name', node_id))
     for port in node.out_ports().values():
         if not port.disconnected():
             port.data.set_dynamic_rank()

@@ -501,3 +501,18 @@ def test_if_of_different_ranks_inside_a_branch(tmp_path):
     result = mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
     read = ov.Core().read_model(result.xml_path)
     assert read.outputs[0].get_element_type() == ov.Type.i64
+
+
+def test_if_of_different_ranks_read_by_a_body_is_an_error(tmp_path):
+    # a body's Parameters need the rank of the outer tensor they stand for: one clear Error
+    import mo
+    from mo.utils.error import Error
+    model = _if_model([helper.make_node('Unsqueeze', ['x', 'axes0'], ['t'])], 't',
+                      [helper.make_node('Identity', ['x'], ['e'])], 'e', [('x', T.FLOAT, [2, 3])])
+    reader = helper.make_graph([helper.make_node('Relu', ['branch'], ['r'])], 'reader', [],
+                               [helper.make_tensor_value_info('r', T.FLOAT, None)])
+    model.graph.node.append(helper.make_node('If', ['cond'], ['z'], then_branch=reader, else_branch=reader))
+    del model.graph.output[:]
+    model.graph.output.append(helper.make_tensor_value_info('z', T.FLOAT, None))
+    with pytest.raises(Error, match='reads a tensor of dynamic rank'):
+        mo.convert_model(model, output_dir=str(tmp_path), model_name='model')
