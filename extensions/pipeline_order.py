@@ -101,6 +101,7 @@ FRONT = [
     'extensions.front.onnx.quantize_lowering.ONNXConvIntegerLowering',
     # ONNX: control flow, sequences, optionals
     'extensions.front.onnx.control_flow_ext.ONNXLoopInputs',
+    'extensions.front.onnx.sequence_loop.ONNXLoopSequenceScan',  # a sequence appended to in a Loop: a scan output
     'extensions.front.onnx.sequence_lowering.ONNXSequenceResolution',
     # ONNX: math, reductions, activations, matrix ops
     'extensions.front.onnx.math_lowering.ReduceLowering',
@@ -419,6 +420,10 @@ MIDDLE = [
     'extensions.middle.onnx.microsoft_attention_lowering.ONNXMSRotaryEmbeddingLowering',
     'extensions.middle.onnx.microsoft_attention_lowering.ONNXMSMultiHeadAttentionLowering',
     'extensions.middle.onnx.microsoft_attention_lowering.ONNXMSAttentionLowering',
+    'extensions.middle.onnx.group_query_attention.GroupQueryAttentionLowering',
+    'extensions.middle.onnx.attention_mask.AttentionMaskBiasLowering',  # ONNX Attention's mask, by its inferred type
+    'extensions.middle.onnx.attention_mask.AttentionHeadsLowering',  # ONNX Attention's heads, by the inputs' ranks
+    'extensions.middle.onnx.attention_mask.AttentionMergeHeadsLowering',
     'extensions.middle.bitshift_lowering.IntegerShiftLowering',
     'extensions.middle.bitcast_lowering.BitcastLowering',  # TF's run-time Bitcast, ONNX's BitCast
     # ONNX: sampling grids

@@ -181,7 +181,7 @@ def writable_port_record(table: dict, idx) -> dict:
 DEBUG_INFO = 'fw_tensor_debug_info'
 
 #: what a tensor's record holds: its shape, value, element type and the framework names users know it by
-TENSOR_KEYS = ('shape', 'value', 'tensor_names', 'data_type')
+TENSOR_KEYS = ('shape', 'value', 'tensor_names', 'data_type', 'dynamic_rank')
 
 
 class PortData:
@@ -196,6 +196,19 @@ class PortData:
     def get_shape(self):
         store = self._store()
         return None if store is None else store.get('shape')
+
+    def set_dynamic_rank(self):
+        """The tensor's rank is known at run time only (no shape; OpenVINO infers it when it reads the IR)."""
+        store = self._store(create=True)
+        if store is None:
+            raise Error('Cannot set a shape on unconnected input {} of "{}"', self.port.idx,
+                        self.port.node.soft_get('name'))
+        store['shape'] = None
+        store['dynamic_rank'] = True
+
+    def is_dynamic_rank(self) -> bool:
+        store = self._store()
+        return bool(store is not None and store.get('dynamic_rank'))
 
     def get_value(self):
         store = self._store()

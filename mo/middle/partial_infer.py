@@ -300,7 +300,10 @@ def partial_infer(graph: Graph, nodes=None):
                     inputs[edge['in']] = attrs_of(source)
         for tensor in inputs.values():
             if tensor.get('shape') is None:
-                _log_skipped(attrs)
+                if tensor.get('dynamic_rank'):
+                    _dynamic_rank_outputs(graph, node_id, attrs, inputs)
+                else:
+                    _log_skipped(attrs)
                 break
         else:
             # the ops that make most of a model (a plain Const; an element-wise op of inputs not all constant) are
@@ -318,9 +321,35 @@ def _shapes_known(graph: Graph, node_id, inputs: dict) -> bool:
     """Every input of op ``node_id`` has a shape (else its inference waits: logged)."""
     for tensor in inputs.values():
         if tensor.get('shape') is None:
-            _log_skipped(graph.node_attrs(node_id))
+            if tensor.get('dynamic_rank'):
+                _dynamic_rank_outputs(graph, node_id, graph.node_attrs(node_id), inputs)
+            else:
+                _log_skipped(graph.node_attrs(node_id))
             return False
     return True
+
+
+def _dynamic_rank_outputs(graph: Graph, node_id, attrs: dict, inputs: dict):
+    """An op reading a tensor of dynamic rank (an ONNX If whose branches give different ranks): mo has no shapes
+    to infer, so its outputs are of dynamic rank too and OpenVINO infers them when it reads the IR; their element
+    types still follow (the op's type_infer where it does without shapes, else input 0's type)."""
+    node = Node.view(graph, node_id)
+    if attrs.get('then_graph_proto') is not None or attrs.get('body_proto') is not None:
+        # a body's Parameters need the rank of what they stand for
+        raise Error('{} "{}" reads a tensor of dynamic rank (an If whose branches give it different ranks); mo '
+                    'converts control flow bodies for inputs of known rank only',
+                    attrs.get('onnx_op', attrs.get('op')), attrs.get('name', node_id))
+    for port in node.out_ports().values():
+        if not port.disconnected():
+            port.data.set_dynamic_rank()
+    try:
+        _propagate_data_types(graph, node_id, attrs, inputs, node)
+    except Exception:  # a type_infer that reads shapes: input 0's type
+        source_type = next(iter(inputs.values())).get('data_type') if inputs else None
+        for port in node.out_ports().values():
+            if not port.disconnected() and source_type is not None and port.data.get_data_type() is None:
+                port.data.set_data_type(source_type)
+    attrs['need_shape_inference'] = False
 
 
 def _log_skipped(attrs: dict):

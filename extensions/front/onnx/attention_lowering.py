@@ -9,6 +9,7 @@ batch's nonpad_kv_seqlen. Rows whose bias is all -inf give zeros, as ONNX's refe
 """
 import numpy as np
 
+from extensions.front.onnx.attention_mask import ONNXAttentionHeads, ONNXAttentionMaskBias, ONNXAttentionMergeHeads
 from extensions.front.onnx.nn_formulas import I64, concat, like, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.ops.convert import ConvertLike
@@ -32,11 +33,6 @@ from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
 
-#: ops whose output is boolean: a mask they compute is a boolean mask
-_BOOLEAN_OPS = {'Equal', 'NotEqual', 'Less', 'LessEqual', 'Greater', 'GreaterEqual', 'LogicalAnd', 'LogicalOr',
-                'LogicalXor', 'LogicalNot', 'IsNaN', 'IsInf', 'IsFinite'}
-
-
 def _dim(b, x, axis: int, tag: str):
     """``shape(x)[axis]``, an int64 scalar."""
     shape = b.op(ShapeOf, [x], tag + '/shape')
@@ -56,22 +52,6 @@ def _declared_rank(node: Node, port: int):
     if source.soft_get('op') == 'Const':
         return np.ndim(source.value)
     return None
-
-
-def _is_boolean(node: Node, port: int) -> bool:
-    """Whether input ``port`` is boolean, as its producer tells (ONNX nodes do not state their types)."""
-    source = node.in_port(port).get_source().node
-    op = source.soft_get('op')
-    if op == 'Parameter':
-        return np.dtype(source.soft_get('data_type', np.float32)) == np.bool_
-    if op == 'Const':
-        return np.asarray(source.value).dtype == np.bool_
-    if op == 'Cast':
-        return np.dtype(source.dst_type) == np.bool_
-    if op in _BOOLEAN_OPS:
-        return True
-    raise Error('Attention "{}": cannot tell whether attn_mask (from "{}", {}) is boolean or float',
-                node.soft_get('name', node.id), source.soft_get('name', source.id), op)
 
 
 def _split_heads(b, x, heads: int, tag: str):
@@ -104,13 +84,23 @@ class ONNXAttentionLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         q, k, v = node.in_port(0), node.in_port(1), node.in_port(2)
         heads = node.q_num_heads is not None or node.kv_num_heads is not None
-        three_d = heads and _declared_rank(node, 0) != 4
-        if three_d:
+        declared = _declared_rank(node, 0)
+        three_d = heads and declared == 3
+        # with head counts and a query of a rank the front phase does not know: split (and merge back) once
+        # inference has told 3-D from 4-D, as the counts apply to 3-D inputs only
+        deferred = heads and declared is None
+        if three_d or deferred:
             if node.q_num_heads is None or node.kv_num_heads is None:
                 raise Error('Attention "{}": 3-D inputs need both q_num_heads and kv_num_heads', b.name)
+        if three_d:
             q = _split_heads(b, q, node.q_num_heads, 'q_heads')
             k = _split_heads(b, k, node.kv_num_heads, 'k_heads')
             v = _split_heads(b, v, node.kv_num_heads, 'v_heads')
+        elif deferred:
+            query = q
+            q, k, v = (b.op(ONNXAttentionHeads, [x], tag, heads=count, attention=b.name)
+                       for x, count, tag in ((q, node.q_num_heads, 'q_heads'), (k, node.kv_num_heads, 'k_heads'),
+                                             (v, node.kv_num_heads, 'v_heads')))
         past = node.is_in_port_connected(4)
         if past != node.is_in_port_connected(5):
             raise Error('Attention "{}": past_key and past_value go together', b.name)
@@ -143,6 +133,8 @@ class ONNXAttentionLowering(OpRule):
         if three_d:
             y = b.op(Transpose, [y, b.const([0, 2, 1, 3], 'merge_order', I64)], 'merge_heads_t')
             y = b.op(Reshape, [y, b.const([0, 0, -1], 'merge_shape', I64)], 'merge_heads', special_zero=True)
+        elif deferred:
+            y = b.op(ONNXAttentionMergeHeads, [y, query], 'merge_heads')
         qk_output = {0: scores, 1: scores, 2: with_bias, 3: probs}[node.qk_matmul_output_mode]
         return [y, present_k if past else None, present_v if past else None, qk_output]
 
@@ -202,9 +194,8 @@ class ONNXAttentionLowering(OpRule):
 def _mask_bias(b, node: Node, q, kv_len):
     """attn_mask as an additive bias (boolean: 0 where true, -inf where false), padded with -inf along its last axis
     up to the keys' length (a mask of the new keys only, with a cache)."""
-    mask = node.in_port(3)
-    if _is_boolean(node, 3):
-        mask = b.op(Select, [mask, like(b, 0.0, q, 'mask_zero'), like(b, -np.inf, q, 'mask_minus_inf')], 'mask_bias')
+    # boolean or float: the mask's type, known once types are inferred, decides (ONNX nodes state no types)
+    mask = b.op(ONNXAttentionMaskBias, [node.in_port(3), q], 'mask_bias', attention=b.name)
     mask_rank = rank(b, mask, 'mask_rank')
     missing = b.op(Sub, [kv_len, _dim(b, mask, -1, 'mask_length')], 'mask_missing')
     leading = b.op(Sub, [mask_rank, b.const(1, 'one_axis', I64)], 'mask_leading')
@@ -227,11 +218,17 @@ class ONNXRotaryEmbeddingLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0)
-        three_d = node.num_heads > 0 and _declared_rank(node, 0) != 4
+        declared = _declared_rank(node, 0)
+        three_d = node.num_heads > 0 and declared == 3
+        # num_heads and an input of a rank the front phase does not know: as [B, H, S, D] once inference has told
+        # 3-D from 4-D (num_heads applies to 3-D inputs only), and back
+        deferred = node.num_heads > 0 and declared is None
         if three_d:
             x = b.op(Reshape, [x, b.const([0, 0, node.num_heads, -1], 'split_shape', I64)], 'split_heads',
                      special_zero=True)
         else:
+            if deferred:
+                x = b.op(ONNXAttentionHeads, [x], 'heads', heads=node.num_heads, attention=b.name)
             x = b.op(Transpose, [x, b.const([0, 2, 1, 3], 'to_bshd', I64)], 'bshd')
         cos, sin = node.in_port(1), node.in_port(2)
         if node.is_in_port_connected(3):
@@ -241,35 +238,39 @@ class ONNXRotaryEmbeddingLowering(OpRule):
         result = rotate_heads(b, x, cos, sin, node.rotary_dim, node.interleaved)
         if three_d:
             return b.op(Reshape, [result, b.op(ShapeOf, [node.in_port(0)], 'input_shape')], 'merge_heads')
-        return b.op(Transpose, [result, b.const([0, 2, 1, 3], 'to_bhsd', I64)], 'bhsd')
+        result = b.op(Transpose, [result, b.const([0, 2, 1, 3], 'to_bhsd', I64)], 'bhsd')
+        if deferred:
+            result = b.op(ONNXAttentionMergeHeads, [result, node.in_port(0)], 'merge_heads')
+        return result
 
 
-def rotate_heads(b, x, cos, sin, rotary_dim: int, interleaved: bool):
+def rotate_heads(b, x, cos, sin, rotary_dim: int, interleaved: bool, tag: str = ''):
     """x as [B, S, H, D], cos and sin as [B or 1, S, R / 2]: the first R = rotary_dim features of each head (all for
-    0), as halves (x1, x2) or as interleaved pairs, become (cos x1 - sin x2, sin x1 + cos x2); the rest pass through."""
-    cos = b.op(Unsqueeze, [cos, b.const([2], 'cos_heads', I64)], 'cos')
-    sin = b.op(Unsqueeze, [sin, b.const([2], 'sin_heads', I64)], 'sin')
+    0), as halves (x1, x2) or as interleaved pairs, become (cos x1 - sin x2, sin x1 + cos x2); the rest pass through.
+    ``tag`` prefixes the new nodes' names (one builder rotating several tensors)."""
+    cos = b.op(Unsqueeze, [cos, b.const([2], tag + 'cos_heads', I64)], tag + 'cos')
+    sin = b.op(Unsqueeze, [sin, b.const([2], tag + 'sin_heads', I64)], tag + 'sin')
     rotated, passed = x, None
     if rotary_dim:
-        rotated = _features(b, x, 0, rotary_dim, 1, 'rotated_part')
-        passed = _features(b, x, rotary_dim, np.iinfo(np.int64).max, 1, 'passed_part')
+        rotated = _features(b, x, 0, rotary_dim, 1, tag + 'rotated_part')
+        passed = _features(b, x, rotary_dim, np.iinfo(np.int64).max, 1, tag + 'passed_part')
     if interleaved:
-        x1 = _features(b, rotated, 0, np.iinfo(np.int64).max, 2, 'even')
-        x2 = _features(b, rotated, 1, np.iinfo(np.int64).max, 2, 'odd')
+        x1 = _features(b, rotated, 0, np.iinfo(np.int64).max, 2, tag + 'even')
+        x2 = _features(b, rotated, 1, np.iinfo(np.int64).max, 2, tag + 'odd')
     else:
-        halves = b.op(Split, [rotated, b.const(-1, 'half_axis', I64)], 'halves', num_splits=2)
+        halves = b.op(Split, [rotated, b.const(-1, tag + 'half_axis', I64)], tag + 'halves', num_splits=2)
         x1, x2 = halves.out_port(0), halves.out_port(1)
-    real = b.op(Sub, [b.op(Mul, [cos, x1], 'cos_x1'), b.op(Mul, [sin, x2], 'sin_x2')], 'real')
-    imag = b.op(Add, [b.op(Mul, [sin, x1], 'sin_x1'), b.op(Mul, [cos, x2], 'cos_x2')], 'imag')
+    real = b.op(Sub, [b.op(Mul, [cos, x1], tag + 'cos_x1'), b.op(Mul, [sin, x2], tag + 'sin_x2')], tag + 'real')
+    imag = b.op(Add, [b.op(Mul, [sin, x1], tag + 'sin_x1'), b.op(Mul, [cos, x2], tag + 'cos_x2')], tag + 'imag')
     if interleaved:
-        last = b.const([-1], 'pair_axis', I64)
-        pairs = b.op(Concat, [b.op(Unsqueeze, [real, last], 'real_pair'),
-                              b.op(Unsqueeze, [imag, last], 'imag_pair')], 'pairs', axis=-1)
-        result = b.op(Reshape, [pairs, b.op(ShapeOf, [rotated], 'rotated_shape')], 'rotated')
+        last = b.const([-1], tag + 'pair_axis', I64)
+        pairs = b.op(Concat, [b.op(Unsqueeze, [real, last], tag + 'real_pair'),
+                              b.op(Unsqueeze, [imag, last], tag + 'imag_pair')], tag + 'pairs', axis=-1)
+        result = b.op(Reshape, [pairs, b.op(ShapeOf, [rotated], tag + 'rotated_shape')], tag + 'rotated')
     else:
-        result = b.op(Concat, [real, imag], 'rotated', axis=-1)
+        result = b.op(Concat, [real, imag], tag + 'rotated', axis=-1)
     if passed is not None:
-        result = b.op(Concat, [result, passed], 'joined', axis=-1)
+        result = b.op(Concat, [result, passed], tag + 'joined', axis=-1)
     return result
 
 

@@ -204,6 +204,8 @@ def _shape_of(data: dict, owner: Node) -> tuple:
     shape = data.get('shape')
     if shape is None and data.get('value') is not None:
         shape = np.shape(data['value'])
+    if shape is None and data.get('dynamic_rank'):
+        return ()  # a port of dynamic rank lists no dimensions, as OpenVINO writes it
     if shape is None:
         raise Error('The shape of tensor "{}" of {} is unknown; the IR needs every tensor\'s rank',
                     _tensor_label(data), _node_label(owner))

@@ -48,6 +48,15 @@ def _set_output(node, port, shape, dtype):
         node.out_port(port).data.set_data_type(dtype)
 
 
+def _set_dynamic_rank_output(node, port, dtype):
+    """An output whose branches give it different ranks: no shape (OpenVINO's If output of dynamic rank)."""
+    if node.out_port(port).disconnected():
+        return
+    node.out_port(port).data.set_dynamic_rank()
+    if dtype is not None:
+        node.out_port(port).data.set_data_type(dtype)
+
+
 def _outer_specs(node, first: int) -> list:
     return [input_spec(node, first + k) for k in range(len(node.soft_get('onnx_outer_inputs', None) or []))]
 
@@ -123,9 +132,8 @@ class ONNXIf(Op):
         for k in range(count):
             shape = merge_shapes(then.result_shape(k), other.result_shape(k))
             if shape is None:
-                raise Error('If "{}": output {} has shape {} in the then branch and {} in the else branch; '
-                            'OpenVINO\'s If needs one rank', _name(node), k, then.result_shape(k),
-                            other.result_shape(k))
+                _set_dynamic_rank_output(node, k, then.result_dtype(k) or other.result_dtype(k))
+                continue
             _set_output(node, k, shape, then.result_dtype(k))
             value = then.results[k].in_port(0).data.get_value() if then is other else None
             if value is not None and not node.out_port(k).disconnected():
