@@ -77,6 +77,9 @@ FRONT = [
     'extensions.front.onnx.rnn_lowering.ONNXLSTMLowering',
     'extensions.front.onnx.rnn_lowering.ONNXGRULowering',
     'extensions.front.onnx.rnn_lowering.ONNXRNNLowering',
+    # Paddle: interpolate, recurrent
+    'extensions.front.paddle.interp_lowering.PaddleInterpolateLowering',
+    'extensions.front.paddle.rnn_lowering.PaddleRNNLowering',
     # ONNX: quantization
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',
