@@ -77,9 +77,13 @@ FRONT = [
     'extensions.front.onnx.rnn_lowering.ONNXLSTMLowering',
     'extensions.front.onnx.rnn_lowering.ONNXGRULowering',
     'extensions.front.onnx.rnn_lowering.ONNXRNNLowering',
-    # Paddle: interpolate, recurrent
+    # Paddle: interpolate, recurrent, detection
     'extensions.front.paddle.interp_lowering.PaddleInterpolateLowering',
     'extensions.front.paddle.rnn_lowering.PaddleRNNLowering',
+    'extensions.front.paddle.detection_lowering.PaddleYoloBoxLowering',
+    'extensions.front.paddle.detection_lowering.PaddleBoxCoderLowering',
+    'extensions.front.paddle.detection_lowering.PaddleRoiAlignLowering',
+    'extensions.front.paddle.detection_lowering.PaddleDeformableConvLowering',
     # ONNX: quantization
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',

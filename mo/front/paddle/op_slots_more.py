@@ -11,4 +11,18 @@ SLOTS_MORE = {
             ('Out', 'DropoutState', 'State', 'Reserve')),
     **{name + suffix: _INTERP for name in ('nearest_interp', 'bilinear_interp', 'bicubic_interp', 'linear_interp',
                                            'trilinear_interp') for suffix in ('', '_v2')},
+    # detection, in PIR's operand order
+    'yolo_box': (('X', 'ImgSize'), ('Boxes', 'Scores')),
+    'box_coder': (('PriorBox', 'PriorBoxVar', 'TargetBox'), ('OutputBox',)),
+    'roi_align': (('X', 'ROIs', 'RoisNum'), ('Out',)),
+    'deformable_conv': (('Input', 'Offset', 'Filter', 'Mask'), ('Output',)),
+    'deformable_conv_v1': (('Input', 'Offset', 'Filter'), ('Output',)),
+    'prior_box': (('Input', 'Image'), ('Boxes', 'Variances')),
+    'density_prior_box': (('Input', 'Image'), ('Boxes', 'Variances')),
+    'multiclass_nms3': (('BBoxes', 'Scores', 'RoisNum'), ('Out', 'Index', 'NmsRoisNum')),
+    'matrix_nms': (('BBoxes', 'Scores'), ('Out', 'Index', 'RoisNum')),
+    'generate_proposals': (('Scores', 'BboxDeltas', 'ImShape', 'Anchors', 'Variances'),
+                           ('RpnRois', 'RpnRoiProbs', 'RpnRoisNum')),
+    'generate_proposals_v2': (('Scores', 'BboxDeltas', 'ImShape', 'Anchors', 'Variances'),
+                              ('RpnRois', 'RpnRoiProbs', 'RpnRoisNum')),
 }

@@ -1,0 +1,111 @@
+"""Extractors for Paddle's detection ops, each as an internal op ``Paddle<Op>`` with its attributes checked,
+for ``detection_lowering.py``: ``yolo_box``, ``box_coder``, ``roi_align``, ``deformable_conv`` (and its
+maskless ``deformable_conv_v1``), ``prior_box``.
+
+The formulas each lowering follows are in its docstring; the attributes are read here once, with Paddle's
+defaults for the ones a program may leave out.
+"""
+from mo.front.extractor import FrontExtractorOp
+from mo.utils.error import Error
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _floats(value) -> list:
+    return [float(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+
+
+class _PaddleDetectionExtractor(FrontExtractorOp):
+    """Base: moves the node to ``Paddle<Name>`` with ``attributes(node, attrs)``."""
+    framework = 'paddle'
+    internal = None
+    ir = ''
+
+    @classmethod
+    def describe(cls, op):
+        return cls.ir
+
+    @classmethod
+    def attributes(cls, node, attrs: dict) -> dict:
+        raise NotImplementedError
+
+    @classmethod
+    def extract(cls, node):
+        node.attrs().update(cls.attributes(node, node['pb'].attrs))
+        node['paddle_op'] = node['op']
+        node['op'] = cls.internal
+        return True
+
+
+class YoloBoxExtractor(_PaddleDetectionExtractor):
+    """yolo_box -> PaddleYoloBox (elementwise formulas)."""
+    op = 'yolo_box'
+    internal = 'PaddleYoloBox'
+    ir = 'Sigmoid/Exp/elementwise formulas'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        anchors = [int(a) for a in attrs.get('anchors', [])]
+        if not anchors or len(anchors) % 2:
+            raise Error('yolo_box "{}": anchors {} must be (width, height) pairs', node.soft_get('name', node.id),
+                        anchors)
+        return {'anchors': anchors, 'class_num': int(attrs.get('class_num', 1)),
+                'conf_thresh': float(attrs.get('conf_thresh', 0.01)),
+                'downsample_ratio': int(attrs.get('downsample_ratio', 32)),
+                'clip_bbox': bool(attrs.get('clip_bbox', True)), 'scale_x_y': float(attrs.get('scale_x_y', 1.0)),
+                'iou_aware': bool(attrs.get('iou_aware', False)),
+                'iou_aware_factor': float(attrs.get('iou_aware_factor', 0.5))}
+
+
+class BoxCoderExtractor(_PaddleDetectionExtractor):
+    """box_coder -> PaddleBoxCoder (elementwise formulas)."""
+    op = 'box_coder'
+    internal = 'PaddleBoxCoder'
+    ir = 'elementwise formulas'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        code_type = _text(attrs.get('code_type', 'encode_center_size'))
+        if code_type not in ('encode_center_size', 'decode_center_size'):
+            raise Error('box_coder "{}": code_type "{}" is not encode_center_size or decode_center_size',
+                        node.soft_get('name', node.id), code_type)
+        return {'code_type': code_type, 'box_normalized': bool(attrs.get('box_normalized', True)),
+                'axis': int(attrs.get('axis', 0)), 'variance': _floats(attrs.get('variance', []))}
+
+
+class RoiAlignExtractor(_PaddleDetectionExtractor):
+    """roi_align -> PaddleRoiAlign (then ROIAlign-9, the batch index of each box from RoisNum)."""
+    op = 'roi_align'
+    internal = 'PaddleRoiAlign'
+    ir = 'ROIAlign (opset9)'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        return {'pooled_h': int(attrs.get('pooled_height', 1)), 'pooled_w': int(attrs.get('pooled_width', 1)),
+                'spatial_scale': float(attrs.get('spatial_scale', 1.0)),
+                'sampling_ratio': max(int(attrs.get('sampling_ratio', -1)), 0),
+                'aligned': bool(attrs.get('aligned', False))}
+
+
+class DeformableConvExtractor(_PaddleDetectionExtractor):
+    """deformable_conv, deformable_conv_v1 -> PaddleDeformableConv (then DeformableConvolution-8)."""
+    op = ['deformable_conv', 'deformable_conv_v1']
+    internal = 'PaddleDeformableConv'
+    ir = 'DeformableConvolution (opset8)'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        pads = [int(p) for p in attrs.get('paddings', [0, 0])]
+        if len(pads) == 2:
+            begin, end = pads, pads
+        elif len(pads) == 4:  # (top, bottom, left, right), as Paddle's convolutions list four
+            begin, end = [pads[0], pads[2]], [pads[1], pads[3]]
+        else:
+            raise Error('{} "{}": paddings {} are not 2 or 4 values', node['op'], node.soft_get('name', node.id),
+                        pads)
+        return {'strides': [int(s) for s in attrs.get('strides', [1, 1])],
+                'dilations': [int(d) for d in attrs.get('dilations', [1, 1])],
+                'pads_begin': begin, 'pads_end': end, 'group': int(attrs.get('groups', 1)),
+                'deformable_group': int(attrs.get('deformable_groups', 1))}
