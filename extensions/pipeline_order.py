@@ -84,6 +84,10 @@ FRONT = [
     'extensions.front.paddle.detection_lowering.PaddleBoxCoderLowering',
     'extensions.front.paddle.detection_lowering.PaddleRoiAlignLowering',
     'extensions.front.paddle.detection_lowering.PaddleDeformableConvLowering',
+    'extensions.front.paddle.detection_nms_lowering.PaddlePriorBoxLowering',
+    'extensions.front.paddle.detection_nms_lowering.PaddleMulticlassNmsLowering',
+    'extensions.front.paddle.detection_nms_lowering.PaddleMatrixNmsLowering',
+    'extensions.front.paddle.detection_nms_lowering.PaddleGenerateProposalsLowering',
     # ONNX: quantization
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',

@@ -109,3 +109,77 @@ class DeformableConvExtractor(_PaddleDetectionExtractor):
                 'dilations': [int(d) for d in attrs.get('dilations', [1, 1])],
                 'pads_begin': begin, 'pads_end': end, 'group': int(attrs.get('groups', 1)),
                 'deformable_group': int(attrs.get('deformable_groups', 1))}
+
+
+def _first(attrs: dict, names, default):
+    """The first of ``names`` the op has (classic and PIR spell some attributes differently)."""
+    for name in names:
+        if name in attrs:
+            return attrs[name]
+    return default
+
+
+class PriorBoxExtractor(_PaddleDetectionExtractor):
+    """prior_box -> PaddlePriorBox (then PriorBox-8)."""
+    op = 'prior_box'
+    internal = 'PaddlePriorBox'
+    ir = 'PriorBox (opset8)'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        step_w, step_h = float(attrs.get('step_w', 0.0)), float(attrs.get('step_h', 0.0))
+        if step_w != step_h and step_w > 0 and step_h > 0:
+            raise Error('prior_box "{}": step_w {} and step_h {} differ, and PriorBox takes one step',
+                        node.soft_get('name', node.id), step_w, step_h)
+        return {'min_size': _floats(attrs.get('min_sizes', [])), 'max_size': _floats(attrs.get('max_sizes', [])),
+                'aspect_ratio': _floats(attrs.get('aspect_ratios', [1.0])), 'flip': bool(attrs.get('flip', False)),
+                'clip': bool(attrs.get('clip', False)), 'step': step_w if step_w > 0 and step_h > 0 else 0.0,
+                'offset': float(attrs.get('offset', 0.5)),
+                'variance': _floats(attrs.get('variances', [0.1, 0.1, 0.2, 0.2])),
+                'min_max_aspect_ratios_order': bool(attrs.get('min_max_aspect_ratios_order', False))}
+
+
+class MulticlassNmsExtractor(_PaddleDetectionExtractor):
+    """multiclass_nms, multiclass_nms2, multiclass_nms3 -> PaddleMulticlassNms (then MulticlassNms-9)."""
+    op = ['multiclass_nms', 'multiclass_nms2', 'multiclass_nms3']
+    internal = 'PaddleMulticlassNms'
+    ir = 'MulticlassNms (opset9)'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        return {'score_threshold': float(attrs.get('score_threshold', 0.0)),
+                'nms_top_k': int(attrs.get('nms_top_k', -1)), 'keep_top_k': int(attrs.get('keep_top_k', -1)),
+                'iou_threshold': float(attrs.get('nms_threshold', 0.3)), 'nms_eta': float(attrs.get('nms_eta', 1.0)),
+                'background_class': int(attrs.get('background_label', 0)),
+                'normalized': bool(attrs.get('normalized', True))}
+
+
+class MatrixNmsExtractor(_PaddleDetectionExtractor):
+    """matrix_nms -> PaddleMatrixNms (then MatrixNms-8)."""
+    op = 'matrix_nms'
+    internal = 'PaddleMatrixNms'
+    ir = 'MatrixNms (opset8)'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        return {'score_threshold': float(attrs.get('score_threshold', 0.0)),
+                'post_threshold': float(attrs.get('post_threshold', 0.0)),
+                'nms_top_k': int(attrs.get('nms_top_k', -1)), 'keep_top_k': int(attrs.get('keep_top_k', -1)),
+                'decay_function': 'gaussian' if attrs.get('use_gaussian', False) else 'linear',
+                'gaussian_sigma': float(attrs.get('gaussian_sigma', 2.0)),
+                'background_class': int(attrs.get('background_label', 0)),
+                'normalized': bool(attrs.get('normalized', True))}
+
+
+class GenerateProposalsExtractor(_PaddleDetectionExtractor):
+    """generate_proposals, generate_proposals_v2 -> PaddleGenerateProposals (then GenerateProposals-9)."""
+    op = ['generate_proposals', 'generate_proposals_v2']
+    internal = 'PaddleGenerateProposals'
+    ir = 'GenerateProposals (opset9)'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        return {'pre_nms_count': int(_first(attrs, ('pre_nms_topN', 'pre_nms_top_n'), 6000)),
+                'post_nms_count': int(_first(attrs, ('post_nms_topN', 'post_nms_top_n'), 1000)),
+                'nms_threshold': float(attrs.get('nms_thresh', 0.5)), 'min_size': float(attrs.get('min_size', 0.1)),
+                'nms_eta': float(attrs.get('eta', 1.0)), 'pixel_offset': bool(attrs.get('pixel_offset', True))}

@@ -20,8 +20,11 @@ SLOTS_MORE = {
     'prior_box': (('Input', 'Image'), ('Boxes', 'Variances')),
     'density_prior_box': (('Input', 'Image'), ('Boxes', 'Variances')),
     'multiclass_nms3': (('BBoxes', 'Scores', 'RoisNum'), ('Out', 'Index', 'NmsRoisNum')),
+    'multiclass_nms2': (('BBoxes', 'Scores'), ('Out', 'Index')),
+    'multiclass_nms': (('BBoxes', 'Scores'), ('Out',)),
     'matrix_nms': (('BBoxes', 'Scores'), ('Out', 'Index', 'RoisNum')),
-    'generate_proposals': (('Scores', 'BboxDeltas', 'ImShape', 'Anchors', 'Variances'),
+    # the classic generate_proposals (v1) names its image input ImInfo (H, W, scale); PIR's is the v2 op
+    'generate_proposals': (('Scores', 'BboxDeltas', 'ImShape', 'Anchors', 'Variances', 'ImInfo'),
                            ('RpnRois', 'RpnRoiProbs', 'RpnRoisNum')),
     'generate_proposals_v2': (('Scores', 'BboxDeltas', 'ImShape', 'Anchors', 'Variances'),
                               ('RpnRois', 'RpnRoiProbs', 'RpnRoisNum')),
