@@ -1,17 +1,56 @@
 """Cases for the detection family (``test_paddle_detection.py``): ``paddle.vision.ops`` yolo_box, box_coder,
 roi_align and deform_conv2d with their attributes varied."""
 import numpy as np
-import paddle
-from paddle.vision import ops
 
 
-class YoloBox(paddle.nn.Layer):
-    def __init__(self, **kwargs):
-        super().__init__()
-        self.kwargs = kwargs
+def setup():
+    """Defines the layer classes (paddle is imported here, in the exporting process only)."""
+    global YoloBox, BoxCoder, BoxCoderList, RoiAlign, DeformConv, DeformConvV1
+    import paddle
+    from paddle.vision import ops
 
-    def forward(self, x, img_size):
-        return ops.yolo_box(x, img_size, **self.kwargs)
+    class YoloBox(paddle.nn.Layer):
+        def __init__(self, **kwargs):
+            super().__init__()
+            self.kwargs = kwargs
+
+        def forward(self, x, img_size):
+            return ops.yolo_box(x, img_size, **self.kwargs)
+
+    class BoxCoder(paddle.nn.Layer):
+        def __init__(self, var_tensor, var_list, **kwargs):
+            super().__init__()
+            self.var_tensor, self.var_list, self.kwargs = var_tensor, var_list, kwargs
+
+        def forward(self, prior, var, target):
+            return ops.box_coder(prior, var, target, **self.kwargs)
+
+    class BoxCoderList(BoxCoder):
+        """The variances as a list attribute: no variance input."""
+        def forward(self, prior, target):
+            return ops.box_coder(prior, self.var_list, target, **self.kwargs)
+
+    class RoiAlign(paddle.nn.Layer):
+        def __init__(self, **kwargs):
+            super().__init__()
+            self.kwargs = kwargs
+
+        def forward(self, x, boxes, boxes_num):
+            return ops.roi_align(x, boxes, boxes_num, **self.kwargs)
+
+    class DeformConv(paddle.nn.Layer):
+        def __init__(self, mask, **kwargs):
+            super().__init__()
+            self.mask = mask
+            self.conv = ops.DeformConv2D(4, 6, 3, **kwargs)
+
+        def forward(self, x, offset, mask):
+            return self.conv(x, offset, mask)
+
+    class DeformConvV1(DeformConv):
+        """No mask: Paddle's deformable_conv_v1."""
+        def forward(self, x, offset):
+            return self.conv(x, offset)
 
 
 def _yolo(anchors=(10, 13, 16, 30, 33, 23), classes=3, iou_aware=False, **kwargs):
@@ -24,21 +63,6 @@ def _yolo(anchors=(10, 13, 16, 30, 33, 23), classes=3, iou_aware=False, **kwargs
                         iou_aware=iou_aware, **dict({'conf_thresh': 0.3}, **kwargs))
         return layer, [('x', [-1, channels, -1, -1], 'float32'), ('img_size', [-1, 2], 'int32')], [x, img]
     return make
-
-
-class BoxCoder(paddle.nn.Layer):
-    def __init__(self, var_tensor, var_list, **kwargs):
-        super().__init__()
-        self.var_tensor, self.var_list, self.kwargs = var_tensor, var_list, kwargs
-
-    def forward(self, prior, var, target):
-        return ops.box_coder(prior, var, target, **self.kwargs)
-
-
-class BoxCoderList(BoxCoder):
-    """The variances as a list attribute: no variance input."""
-    def forward(self, prior, target):
-        return ops.box_coder(prior, self.var_list, target, **self.kwargs)
 
 
 def _boxes(count, normalized=True):
@@ -68,15 +92,6 @@ def _coder(code_type, normalized=True, axis=0, var_tensor=True, var_list=(0.1, 0
     return make
 
 
-class RoiAlign(paddle.nn.Layer):
-    def __init__(self, **kwargs):
-        super().__init__()
-        self.kwargs = kwargs
-
-    def forward(self, x, boxes, boxes_num):
-        return ops.roi_align(x, boxes, boxes_num, **self.kwargs)
-
-
 def _roi_align(**kwargs):
     def make():
         x = np.random.rand(2, 3, 12, 10).astype(np.float32)
@@ -87,22 +102,6 @@ def _roi_align(**kwargs):
         return layer, [('x', [-1, 3, 12, 10], 'float32'), ('boxes', [-1, 4], 'float32'),
                        ('boxes_num', [-1], 'int32')], [x, boxes, counts]
     return make
-
-
-class DeformConv(paddle.nn.Layer):
-    def __init__(self, mask, **kwargs):
-        super().__init__()
-        self.mask = mask
-        self.conv = ops.DeformConv2D(4, 6, 3, **kwargs)
-
-    def forward(self, x, offset, mask):
-        return self.conv(x, offset, mask)
-
-
-class DeformConvV1(DeformConv):
-    """No mask: Paddle's deformable_conv_v1."""
-    def forward(self, x, offset):
-        return self.conv(x, offset)
 
 
 def _deform(mask=True, stride=1, padding=1, dilation=1, deformable_groups=1, groups=1):

@@ -1,47 +1,48 @@
 """Cases for the interpolate family (``test_paddle_interp.py``): ``paddle.nn.functional.interpolate`` in each
 mode, with align_corners/align_mode, scale vs size vs size tensors vs a scale tensor, and both layouts."""
 import numpy as np
-import paddle
-import paddle.nn.functional as F
 
 
-class Interp(paddle.nn.Layer):
-    def __init__(self, **kwargs):
-        super().__init__()
-        self.kwargs = kwargs
+def setup():
+    """Defines the layer classes (paddle is imported here, in the exporting process only)."""
+    global Interp, SizeFromShape, SizeTensor, ScaleTensor
+    import paddle
+    import paddle.nn.functional as F
 
-    def forward(self, x):
-        return F.interpolate(x, **self.kwargs)
+    class Interp(paddle.nn.Layer):
+        def __init__(self, **kwargs):
+            super().__init__()
+            self.kwargs = kwargs
 
+        def forward(self, x):
+            return F.interpolate(x, **self.kwargs)
 
-class SizeFromShape(paddle.nn.Layer):
-    """The size from the input's own (dynamic) height: a SizeTensor of a computed and a constant dimension."""
-    def __init__(self, mode, **kwargs):
-        super().__init__()
-        self.mode, self.kwargs = mode, kwargs
+    class SizeFromShape(paddle.nn.Layer):
+        """The size from the input's own (dynamic) height: a SizeTensor of a computed and a constant dimension."""
+        def __init__(self, mode, **kwargs):
+            super().__init__()
+            self.mode, self.kwargs = mode, kwargs
 
-    def forward(self, x):
-        return F.interpolate(x, size=[paddle.shape(x)[2] * 2 - 1, 9], mode=self.mode, **self.kwargs)
+        def forward(self, x):
+            return F.interpolate(x, size=[paddle.shape(x)[2] * 2 - 1, 9], mode=self.mode, **self.kwargs)
 
+    class SizeTensor(paddle.nn.Layer):
+        """The size as one int32 tensor input (OutSize)."""
+        def __init__(self, mode, **kwargs):
+            super().__init__()
+            self.mode, self.kwargs = mode, kwargs
 
-class SizeTensor(paddle.nn.Layer):
-    """The size as one int32 tensor input (OutSize)."""
-    def __init__(self, mode, **kwargs):
-        super().__init__()
-        self.mode, self.kwargs = mode, kwargs
+        def forward(self, x, size):
+            return F.interpolate(x, size=size, mode=self.mode, **self.kwargs)
 
-    def forward(self, x, size):
-        return F.interpolate(x, size=size, mode=self.mode, **self.kwargs)
+    class ScaleTensor(paddle.nn.Layer):
+        """The scale as a float tensor input (Scale)."""
+        def __init__(self, mode, **kwargs):
+            super().__init__()
+            self.mode, self.kwargs = mode, kwargs
 
-
-class ScaleTensor(paddle.nn.Layer):
-    """The scale as a float tensor input (Scale)."""
-    def __init__(self, mode, **kwargs):
-        super().__init__()
-        self.mode, self.kwargs = mode, kwargs
-
-    def forward(self, x, scale):
-        return F.interpolate(x, scale_factor=scale, mode=self.mode, **self.kwargs)
+        def forward(self, x, scale):
+            return F.interpolate(x, scale_factor=scale, mode=self.mode, **self.kwargs)
 
 
 def _x(*shape):

@@ -1,17 +1,63 @@
 """Cases for the prior box, NMS and proposal ops (``test_paddle_detection.py``): ``prior_box``,
 ``multiclass_nms3``, ``matrix_nms`` and ``generate_proposals`` with their attributes varied."""
 import numpy as np
-import paddle
-from paddle.vision import ops
 
 
-class PriorBox(paddle.nn.Layer):
-    def __init__(self, **kwargs):
-        super().__init__()
-        self.kwargs = kwargs
+def setup():
+    """Defines the layer classes (paddle is imported here, in the exporting process only)."""
+    global PriorBox, MulticlassNms3, MatrixNms, Proposals
+    import paddle
+    from paddle.vision import ops
 
-    def forward(self, feature, image):
-        return ops.prior_box(feature, image, **self.kwargs)
+    class PriorBox(paddle.nn.Layer):
+        def __init__(self, **kwargs):
+            super().__init__()
+            self.kwargs = kwargs
+
+        def forward(self, feature, image):
+            return ops.prior_box(feature, image, **self.kwargs)
+
+    class MulticlassNms3(paddle.nn.Layer):
+        """multiclass_nms3 has no Python API in Paddle 3: the op itself (as PaddleDetection calls it)."""
+        def __init__(self, **attrs):
+            super().__init__()
+            self.attrs = dict({'score_threshold': 0.05, 'nms_top_k': -1, 'keep_top_k': -1, 'nms_threshold': 0.3,
+                               'normalized': True, 'nms_eta': 1.0, 'background_label': -1}, **attrs)
+
+        def forward(self, bboxes, scores):
+            a = self.attrs
+            if _in_pir():
+                return paddle._C_ops.multiclass_nms3(bboxes, scores, None, a['score_threshold'], a['nms_top_k'],
+                                                     a['keep_top_k'], a['nms_threshold'], a['normalized'], a['nms_eta'],
+                                                     a['background_label'])
+            from paddle.base.layer_helper import LayerHelper
+            helper = LayerHelper('multiclass_nms3')
+            out = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
+            index = helper.create_variable_for_type_inference(dtype='int32')
+            count = helper.create_variable_for_type_inference(dtype='int32')
+            helper.append_op(type='multiclass_nms3', inputs={'BBoxes': bboxes, 'Scores': scores},
+                             outputs={'Out': out, 'Index': index, 'NmsRoisNum': count}, attrs=dict(a))
+            return out, index, count
+
+    class MatrixNms(paddle.nn.Layer):
+        def __init__(self, **kwargs):
+            super().__init__()
+            self.kwargs = dict({'score_threshold': 0.05, 'post_threshold': 0.1, 'nms_top_k': -1, 'keep_top_k': -1},
+                               **kwargs)
+
+        def forward(self, bboxes, scores):
+            out, count, index = ops.matrix_nms(bboxes, scores, return_index=True, return_rois_num=True, **self.kwargs)
+            return out, index, count
+
+    class Proposals(paddle.nn.Layer):
+        def __init__(self, **kwargs):
+            super().__init__()
+            self.kwargs = kwargs
+
+        def forward(self, scores, deltas, img_size, anchors, variances):
+            rois, probs, count = ops.generate_proposals(scores, deltas, img_size, anchors, variances,
+                                                        return_rois_num=True, **self.kwargs)
+            return rois, probs, count
 
 
 def _prior(**kwargs):
@@ -22,41 +68,8 @@ def _prior(**kwargs):
 
 
 def _in_pir():
+    import paddle
     return paddle.framework.in_pir_mode()
-
-
-class MulticlassNms3(paddle.nn.Layer):
-    """multiclass_nms3 has no Python API in Paddle 3: the op itself (as PaddleDetection calls it)."""
-    def __init__(self, **attrs):
-        super().__init__()
-        self.attrs = dict({'score_threshold': 0.05, 'nms_top_k': -1, 'keep_top_k': -1, 'nms_threshold': 0.3,
-                           'normalized': True, 'nms_eta': 1.0, 'background_label': -1}, **attrs)
-
-    def forward(self, bboxes, scores):
-        a = self.attrs
-        if _in_pir():
-            return paddle._C_ops.multiclass_nms3(bboxes, scores, None, a['score_threshold'], a['nms_top_k'],
-                                                 a['keep_top_k'], a['nms_threshold'], a['normalized'], a['nms_eta'],
-                                                 a['background_label'])
-        from paddle.base.layer_helper import LayerHelper
-        helper = LayerHelper('multiclass_nms3')
-        out = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
-        index = helper.create_variable_for_type_inference(dtype='int32')
-        count = helper.create_variable_for_type_inference(dtype='int32')
-        helper.append_op(type='multiclass_nms3', inputs={'BBoxes': bboxes, 'Scores': scores},
-                         outputs={'Out': out, 'Index': index, 'NmsRoisNum': count}, attrs=dict(a))
-        return out, index, count
-
-
-class MatrixNms(paddle.nn.Layer):
-    def __init__(self, **kwargs):
-        super().__init__()
-        self.kwargs = dict({'score_threshold': 0.05, 'post_threshold': 0.1, 'nms_top_k': -1, 'keep_top_k': -1},
-                           **kwargs)
-
-    def forward(self, bboxes, scores):
-        out, count, index = ops.matrix_nms(bboxes, scores, return_index=True, return_rois_num=True, **self.kwargs)
-        return out, index, count
 
 
 def _detections(images=2, boxes=12, classes=3, pixels=False):
@@ -75,20 +88,9 @@ def _detections(images=2, boxes=12, classes=3, pixels=False):
 def _nms(layer_class, pixels=False, **attrs):
     def make():
         bboxes, scores = _detections(pixels=pixels)
-        return layer_class(**attrs), [('bboxes', [-1, 12, 4], 'float32'), ('scores', [-1, 3, 12], 'float32')], \
+        return globals()[layer_class](**attrs), [('bboxes', [-1, 12, 4], 'float32'), ('scores', [-1, 3, 12], 'float32')], \
             [bboxes, scores]
     return make
-
-
-class Proposals(paddle.nn.Layer):
-    def __init__(self, **kwargs):
-        super().__init__()
-        self.kwargs = kwargs
-
-    def forward(self, scores, deltas, img_size, anchors, variances):
-        rois, probs, count = ops.generate_proposals(scores, deltas, img_size, anchors, variances,
-                                                    return_rois_num=True, **self.kwargs)
-        return rois, probs, count
 
 
 def _proposals(**kwargs):
@@ -116,15 +118,15 @@ CASES = {
                                          clip=True, min_max_aspect_ratios_order=True, steps=[16.0, 16.0],
                                          offset=0.3, variance=[0.1, 0.2, 0.3, 0.4]),
     'prior_box_no_max': _prior(min_sizes=[8.0], aspect_ratios=[1.0, 0.5]),
-    'multiclass_nms3': _nms(MulticlassNms3),
-    'multiclass_nms3_topk_background': _nms(MulticlassNms3, nms_top_k=5, keep_top_k=7, background_label=0,
+    'multiclass_nms3': _nms('MulticlassNms3'),
+    'multiclass_nms3_topk_background': _nms('MulticlassNms3', nms_top_k=5, keep_top_k=7, background_label=0,
                                             nms_threshold=0.5),
-    'multiclass_nms3_pixels_eta': _nms(MulticlassNms3, pixels=True, normalized=False, nms_eta=0.9,
+    'multiclass_nms3_pixels_eta': _nms('MulticlassNms3', pixels=True, normalized=False, nms_eta=0.9,
                                        score_threshold=0.3),
-    'matrix_nms_linear': _nms(MatrixNms),
-    'matrix_nms_gaussian_topk': _nms(MatrixNms, use_gaussian=True, gaussian_sigma=1.5, nms_top_k=8, keep_top_k=6,
+    'matrix_nms_linear': _nms('MatrixNms'),
+    'matrix_nms_gaussian_topk': _nms('MatrixNms', use_gaussian=True, gaussian_sigma=1.5, nms_top_k=8, keep_top_k=6,
                                      background_label=1),
-    'matrix_nms_pixels': _nms(MatrixNms, pixels=True, normalized=False, post_threshold=0.2),
+    'matrix_nms_pixels': _nms('MatrixNms', pixels=True, normalized=False, post_threshold=0.2),
     'generate_proposals': _proposals(pre_nms_top_n=40, post_nms_top_n=10, nms_thresh=0.6, min_size=2.0),
     'generate_proposals_offset_eta': _proposals(pre_nms_top_n=30, post_nms_top_n=12, nms_thresh=0.5,
                                                 min_size=1.0, pixel_offset=True),

@@ -2,59 +2,56 @@
 ``rnn`` op), one and two layers, forward and bidirectional, batch- and time-major, with and without initial
 states and sequence lengths."""
 import numpy as np
-import paddle
 
-_CLASSES = {'lstm': paddle.nn.LSTM, 'gru': paddle.nn.GRU, 'rnn_tanh': paddle.nn.SimpleRNN,
-            'rnn_relu': paddle.nn.SimpleRNN}
+_CLASSES = {'lstm': 'LSTM', 'gru': 'GRU', 'rnn_tanh': 'SimpleRNN', 'rnn_relu': 'SimpleRNN'}
 INPUT, HIDDEN, BATCH, TIME = 5, 6, 3, 7
 
 
-class Recurrent(paddle.nn.Layer):
-    def __init__(self, kind, layers=1, direction='forward', time_major=False, states=False, lengths=False):
-        super().__init__()
-        extra = {'activation': 'relu'} if kind == 'rnn_relu' else {}
-        self.rnn = _CLASSES[kind](INPUT, HIDDEN, num_layers=layers, direction=direction, time_major=time_major,
-                                  **extra)
-        self.states, self.lengths = states, lengths
+def setup():
+    """Defines the layer classes (paddle is imported here, in the exporting process only)."""
+    global Recurrent, Recurrent1, Recurrent2, Recurrent3, Recurrent4
+    import paddle
 
-    def run(self, x, extra):
-        states = None
-        if self.states:
-            states = (extra.pop(0), extra.pop(0)) if isinstance(self.rnn, paddle.nn.LSTM) else extra.pop(0)
-        lengths = extra.pop(0) if self.lengths else None
-        out, final = self.rnn(x, states, lengths)
-        finals = list(final) if isinstance(final, (tuple, list)) else [final]
-        return [out] + finals
+    class Recurrent(paddle.nn.Layer):
+        def __init__(self, kind, layers=1, direction='forward', time_major=False, states=False, lengths=False):
+            super().__init__()
+            extra = {'activation': 'relu'} if kind == 'rnn_relu' else {}
+            self.rnn = getattr(paddle.nn, _CLASSES[kind])(INPUT, HIDDEN, num_layers=layers, direction=direction,
+                                                          time_major=time_major, **extra)
+            self.states, self.lengths = states, lengths
 
+        def run(self, x, extra):
+            states = None
+            if self.states:
+                states = (extra.pop(0), extra.pop(0)) if isinstance(self.rnn, paddle.nn.LSTM) else extra.pop(0)
+            lengths = extra.pop(0) if self.lengths else None
+            out, final = self.rnn(x, states, lengths)
+            finals = list(final) if isinstance(final, (tuple, list)) else [final]
+            return [out] + finals
 
-# paddle.jit.to_static needs a forward with one named parameter per input spec
-class Recurrent1(Recurrent):
-    def forward(self, x):
-        return self.run(x, [])
+    class Recurrent1(Recurrent):
+        """paddle.jit.to_static needs a forward with one named parameter per input spec."""
+        def forward(self, x):
+            return self.run(x, [])
 
+    class Recurrent2(Recurrent):
+        def forward(self, x, a):
+            return self.run(x, [a])
 
-class Recurrent2(Recurrent):
-    def forward(self, x, a):
-        return self.run(x, [a])
+    class Recurrent3(Recurrent):
+        def forward(self, x, a, b):
+            return self.run(x, [a, b])
 
-
-class Recurrent3(Recurrent):
-    def forward(self, x, a, b):
-        return self.run(x, [a, b])
-
-
-class Recurrent4(Recurrent):
-    def forward(self, x, a, b, c):
-        return self.run(x, [a, b, c])
-
-
-_ARITY = {1: Recurrent1, 2: Recurrent2, 3: Recurrent3, 4: Recurrent4}
+    class Recurrent4(Recurrent):
+        def forward(self, x, a, b, c):
+            return self.run(x, [a, b, c])
 
 
 def _case(kind, layers=1, direction='forward', time_major=False, states=False, lengths=False, dynamic=False):
     def make():
         inputs = 1 + (((2 if kind == 'lstm' else 1) if states else 0) + (1 if lengths else 0))
-        layer = _ARITY[inputs](kind, layers, direction, time_major, states, lengths)
+        arity = [Recurrent1, Recurrent2, Recurrent3, Recurrent4][inputs - 1]
+        layer = arity(kind, layers, direction, time_major, states, lengths)
         shape = [TIME, BATCH, INPUT] if time_major else [BATCH, TIME, INPUT]
         spec_shape = list(shape)
         if dynamic:

@@ -4,6 +4,7 @@ the Paddle op tests.
 Run as a script in a child process, ``python paddle_export.py FORMAT OUT_DIR MODULE [CASE...]`` (FORMAT ``pir``
 or ``classic``; which program Paddle writes is fixed by ``FLAGS_enable_pir_api`` when ``paddle`` is imported,
 and Paddle's native libraries stay out of the pytest worker). ``MODULE`` is a module of this folder whose
+``setup()`` defines its layer classes (so that the tests list the cases without importing paddle) and whose
 ``CASES`` maps a case name to a function returning ``(layer, specs, feeds)``: a ``paddle.nn.Layer``, its input
 specs ``[(name, shape, dtype)]`` (-1 for a dynamic dimension) and the numpy arrays to feed. For each case this
 writes ``OUT_DIR/<case>.json`` or ``.pdmodel`` (with ``.pdiparams``), ``OUT_DIR/<case>.feeds.npz`` and
@@ -54,8 +55,13 @@ def main():
     fmt, out_dir, module = sys.argv[1], sys.argv[2], sys.argv[3]
     os.environ['FLAGS_enable_pir_api'] = '1' if fmt == 'pir' else '0'
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    # numpy.random first: with Paddle 2.6 (built against numpy 1.x) loaded before it, numpy 2's random module
+    # crashes in its first call (for the classic fixtures that Paddle 3.3 cannot export)
+    import numpy.random  # noqa: F401
     import paddle
-    cases = importlib.import_module(module).CASES
+    cases_module = importlib.import_module(module)
+    cases_module.setup()  # the layer classes: the cases modules import paddle only here
+    cases = cases_module.CASES
     for case in sys.argv[4:] or list(cases):
         try:
             export(paddle, case, cases[case], out_dir, fmt)

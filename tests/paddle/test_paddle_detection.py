@@ -1,0 +1,22 @@
+"""Paddle's detection ops against Paddle Inference, both formats: yolo_box, box_coder, roi_align,
+deformable_conv(_v1) (``cases_detection.py``), prior_box, multiclass_nms3, matrix_nms, generate_proposals
+(``cases_nms.py``), their attributes varied."""
+import pytest
+
+from tests.paddle import cases_detection, cases_nms
+from tests.paddle.op_check import FORMATS, check_case, export_cases
+
+MODULES = {'cases_detection': cases_detection.CASES, 'cases_nms': cases_nms.CASES}
+
+
+@pytest.fixture(scope='module', params=FORMATS)
+def exported(request, tmp_path_factory):
+    fmt = request.param
+    return fmt, {module: export_cases(module, fmt, str(tmp_path_factory.mktemp('{}_{}'.format(module, fmt))))
+                 for module in MODULES}
+
+
+@pytest.mark.parametrize('module,case', [(m, c) for m, cases in MODULES.items() for c in sorted(cases)])
+def test_detection(exported, module, case, tmp_path):
+    fmt, dirs = exported
+    check_case(dirs[module], case, fmt, tmp_path)
