@@ -31,7 +31,8 @@ def model_path(out_dir: str, case: str, fmt: str) -> str:
     return os.path.join(out_dir, case + ('.json' if fmt == 'pir' else '.pdmodel'))
 
 
-def run_ir(xml_path: str, feeds: dict):
+def run_ir(xml_path: str, feeds: dict, names=None):
+    """The IR's outputs on ``feeds``: the ones carrying ``names`` in that order, else all in the IR's order."""
     import openvino as ov
     compiled = ov.Core().compile_model(xml_path, 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
     request = compiled.create_infer_request()
@@ -41,7 +42,12 @@ def run_ir(xml_path: str, feeds: dict):
             by_name[name] = port
     inputs = {by_name[name]: value for name, value in feeds.items()}
     result = request.infer(inputs)
-    return [np.asarray(result[port]) for port in compiled.outputs]
+    ports = list(compiled.outputs)
+    if names:
+        by_output = {name: port for port in ports for name in port.get_names()}
+        if all(name in by_output for name in names):
+            ports = [by_output[name] for name in names]
+    return [np.asarray(result[port]) for port in ports]
 
 
 def check_case(out_dir: str, case: str, fmt: str, tmp_path, rtol: float = 1e-4, atol: float = 1e-5, **options):
@@ -53,7 +59,9 @@ def check_case(out_dir: str, case: str, fmt: str, tmp_path, rtol: float = 1e-4, 
     feeds = dict(np.load(os.path.join(out_dir, case + '.feeds.npz')))
     expected = np.load(os.path.join(out_dir, case + '.outputs.npz'))
     expected = [expected['o{}'.format(i)] for i in range(len(expected.files))]
-    actual = run_ir(result.xml_path, feeds)
+    names_file = os.path.join(out_dir, case + '.outputs.txt')
+    names = open(names_file).read().split('\n') if os.path.isfile(names_file) else None
+    actual = run_ir(result.xml_path, feeds, names)
     assert len(actual) == len(expected), 'the IR has {} outputs, Paddle {}'.format(len(actual), len(expected))
     worst = 0.0
     for i, (a, e) in enumerate(zip(actual, expected)):

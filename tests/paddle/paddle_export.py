@@ -8,7 +8,7 @@ and Paddle's native libraries stay out of the pytest worker). ``MODULE`` is a mo
 ``CASES`` maps a case name to a function returning ``(layer, specs, feeds)``: a ``paddle.nn.Layer``, its input
 specs ``[(name, shape, dtype)]`` (-1 for a dynamic dimension) and the numpy arrays to feed. For each case this
 writes ``OUT_DIR/<case>.json`` or ``.pdmodel`` (with ``.pdiparams``), ``OUT_DIR/<case>.feeds.npz`` and
-``OUT_DIR/<case>.outputs.npz`` (``o0``, ``o1``... in fetch order); a case Paddle cannot export or run writes
+``OUT_DIR/<case>.outputs.npz`` (``o0``, ``o1``... in fetch order) with their names in ``<case>.outputs.txt``; a case Paddle cannot export or run writes
 ``OUT_DIR/<case>.error`` with the reason instead.
 """
 import importlib
@@ -46,9 +46,12 @@ def export(paddle, case, make, out_dir, fmt):
         handle.reshape(list(by_name[name].shape))
         handle.copy_from_cpu(np.ascontiguousarray(by_name[name]))
     predictor.run()
-    outputs = [predictor.get_output_handle(n).copy_to_cpu() for n in predictor.get_output_names()]
+    output_names = predictor.get_output_names()
+    outputs = [predictor.get_output_handle(n).copy_to_cpu() for n in output_names]
     np.savez(prefix + '.feeds.npz', **{name: by_name[name] for name in names})
     np.savez(prefix + '.outputs.npz', **{'o{}'.format(i): o for i, o in enumerate(outputs)})
+    with open(prefix + '.outputs.txt', 'w') as f:  # the fetch names, which the IR's outputs carry too
+        f.write('\n'.join(output_names))
 
 
 def main():

@@ -32,6 +32,7 @@ from mo.utils.error import Error
 
 #: where each of the opset's gate blocks comes from in Paddle's order
 GATE_ORDER = {'LSTM': [1, 0, 2, 3], 'GRU': [1, 0, 2], 'RNN_TANH': None, 'RNN_RELU': None}
+ACTIVATIONS = {'LSTM': ['sigmoid', 'tanh', 'tanh'], 'GRU': ['sigmoid', 'tanh']}
 SEQUENCE_OPS = {'LSTM': LSTMSequence, 'GRU': GRUSequence, 'RNN_TANH': RNNSequence, 'RNN_RELU': RNNSequence}
 
 
@@ -84,8 +85,8 @@ class PaddleRNNLowering(OpRule):
             h0 = [transpose(b, initial[s][layer], [1, 0, 2], '{}/state{}'.format(tag, s)) for s in range(states)]
             attrs = {'hidden_size': int(node.hidden_size),
                      'direction': 'bidirectional' if directions == 2 else 'forward'}
-            if activation is not None:
-                attrs['activations'] = [activation]
+            # the runtime reads the activations from the IR even where the opset has defaults
+            attrs['activations'] = [activation] if activation else ACTIVATIONS[mode]
             if mode == 'GRU':
                 attrs['linear_before_reset'] = True
             sequence = b.op(SEQUENCE_OPS[mode], [x] + h0 + [lengths, w, r, bias], tag + '/sequence', **attrs)
