@@ -218,7 +218,8 @@ class PaddleBoxCoderLowering(OpRule):
 class PaddleRoiAlignLowering(OpRule):
     """roi_align(X, ROIs [R, 4], RoisNum [N]) = ROIAlign-9(X, ROIs, batch index of each box): box r belongs to
     image ``#{n : r >= cumsum(RoisNum)[n]}`` (all to image 0 without RoisNum); ``aligned`` shifts the scaled
-    corners by -0.5 and lets boxes be smaller than a pixel (``half_pixel``), else ``asymmetric``; a
+    corners by -0.5 and lets boxes be smaller than a pixel, which is what OpenVINO's CPU runtime computes for
+    ``half_pixel_for_nn`` (its ``half_pixel`` does not match Paddle's results), else ``asymmetric``; a
     sampling_ratio of -1 (as many samples as the bin is pixels, rounded up) is the opset's 0."""
     op = 'PaddleRoiAlign'
 
@@ -239,7 +240,7 @@ class PaddleRoiAlignLowering(OpRule):
                                      b.const([1], 'sum_axis', I64)], 'batch_indices', keep_dims=False)
         return b.op(ROIAlign, [x, rois, batch], 'roi_align', pooled_h=node.pooled_h, pooled_w=node.pooled_w,
                     sampling_ratio=node.sampling_ratio, spatial_scale=node.spatial_scale, mode='avg',
-                    aligned_mode='half_pixel' if node.aligned else 'asymmetric')
+                    aligned_mode='half_pixel_for_nn' if node.aligned else 'asymmetric')
 
 
 class PaddleDeformableConvLowering(OpRule):
