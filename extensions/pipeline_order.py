@@ -77,7 +77,7 @@ FRONT = [
     'extensions.front.onnx.rnn_lowering.ONNXLSTMLowering',
     'extensions.front.onnx.rnn_lowering.ONNXGRULowering',
     'extensions.front.onnx.rnn_lowering.ONNXRNNLowering',
-    # Paddle: interpolate, recurrent, detection
+    # Paddle: interpolate, recurrent, detection, control flow
     'extensions.front.paddle.interp_lowering.PaddleInterpolateLowering',
     'extensions.front.paddle.rnn_lowering.PaddleRNNLowering',
     'extensions.front.paddle.detection_lowering.PaddleYoloBoxLowering',
@@ -88,6 +88,10 @@ FRONT = [
     'extensions.front.paddle.detection_nms_lowering.PaddleMulticlassNmsLowering',
     'extensions.front.paddle.detection_nms_lowering.PaddleMatrixNmsLowering',
     'extensions.front.paddle.detection_nms_lowering.PaddleGenerateProposalsLowering',
+    'extensions.front.paddle.control_flow_ext.PaddleIfLowering',
+    'extensions.front.paddle.control_flow_ext.PaddleWhileLowering',
+    'extensions.front.paddle.control_flow_ext.PaddleSelectInputLowering',
+    'extensions.front.paddle.control_flow_ext.PaddleConditionalBlockLowering',
     # ONNX: quantization
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',

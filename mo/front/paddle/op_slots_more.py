@@ -2,6 +2,14 @@
 ``op_slots.SLOTS``: ``{op_type: (input_slots, output_slots)}`` in Paddle's classic names, in the order of a PIR
 op's operands and results (which is the order of the classic op's proto)."""
 
+#: how many numbered slots PIR's control-flow ops get (more names than values is fine, fewer is an error)
+_MANY = 64
+
+
+def _numbered(prefix: str) -> tuple:
+    return tuple('{}{}'.format(prefix, k) for k in range(_MANY))
+
+
 _INTERP = (('X', 'OutSize', 'SizeTensor', 'Scale'), ('Out',))
 
 SLOTS_MORE = {
@@ -28,4 +36,9 @@ SLOTS_MORE = {
                            ('RpnRois', 'RpnRoiProbs', 'RpnRoisNum')),
     'generate_proposals_v2': (('Scores', 'BboxDeltas', 'ImShape', 'Anchors', 'Variances'),
                               ('RpnRois', 'RpnRoiProbs', 'RpnRoisNum')),
+    # control flow: PIR's if/while have as many results (and while as many operands) as the program needs
+    'if': (('Cond',), _numbered('Out')),
+    'while': (('Condition',) + _numbered('X'), _numbered('Out')),
+    'conditional_block': (('Cond', 'Input'), ('Out', 'Scope')),
+    'select_input': (('X', 'Mask'), ('Out',)),
 }
