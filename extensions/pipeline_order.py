@@ -28,6 +28,10 @@ LOAD = [
     'extensions.load.onnx.loader.ONNXInputsOutputs',
     'extensions.load.onnx.loader.ONNXAddResults',
     'extensions.load.onnx.loader.ONNXExtractor',
+    'extensions.load.paddle.loader.PaddleLoader',
+    'extensions.load.paddle.loader.PaddleInputsOutputs',
+    'extensions.load.paddle.loader.PaddleAddResults',
+    'extensions.load.paddle.loader.PaddleExtractor',
     'extensions.load.preprocessing.InputPreprocessing',
     'mo.utils.anchors.LoadFinish',
 ]
@@ -144,6 +148,26 @@ FRONT = [
     'extensions.front.onnx.loss_lowering.ONNXSoftmaxCrossEntropyLossLowering',
     'extensions.front.onnx.attention_lowering.ONNXAttentionLowering',
     'extensions.front.onnx.attention_lowering.ONNXRotaryEmbeddingLowering',
+    # PaddlePaddle: Paddle_* ops of the extractors (extensions/front/paddle/*_ext.py) to opset ops
+    'extensions.front.paddle.activation_lowering.GeluLowering',
+    'extensions.front.paddle.activation_lowering.HardSigmoidLowering',
+    'extensions.front.paddle.activation_lowering.HardSwishLowering',
+    'extensions.front.paddle.activation_lowering.SeluLowering',
+    'extensions.front.paddle.activation_lowering.SoftplusLowering',
+    'extensions.front.paddle.activation_lowering.MishLowering',
+    'extensions.front.paddle.activation_lowering.RsqrtLowering',
+    'extensions.front.paddle.activation_lowering.ReciprocalLowering',
+    'extensions.front.paddle.activation_lowering.SquareLowering',
+    'extensions.front.paddle.activation_lowering.LogVariantsLowering',
+    'extensions.front.paddle.activation_lowering.RoundLowering',
+    'extensions.front.paddle.activation_lowering.HardTanhLowering',
+    'extensions.front.paddle.activation_lowering.PowLowering',
+    'extensions.front.paddle.activation_lowering.ClipLowering',
+    'extensions.front.paddle.activation_lowering.ScaleLowering',
+    'extensions.front.paddle.activation_lowering.PReluLowering',
+    'extensions.front.paddle.constant_lowering.FillConstantLowering',
+    'extensions.front.paddle.constant_lowering.FullLikeLowering',
+    'extensions.front.paddle.elementwise_lowering.EltwiseAxisLowering',
     # TF ops to opset ops, fusions and erasers (users' front replacers interleave by their own edges)
     'extensions.front.tf.assorted_ops_lowering.AngleAsParts',  # Real/Imag/Atan2, before the float form
     'extensions.front.tf.complex_tensors.ComplexTensors',  # first: the others see complex tensors as float [..., 2]

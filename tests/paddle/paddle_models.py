@@ -1,0 +1,108 @@
+"""Builds Paddle models for the conversion tests, exports them and records what Paddle Inference computes.
+
+Run as a script in a child process (``python paddle_models.py OUT_DIR FORMAT NAME...``), as ``paddle_oracle.py``
+is: the program format Paddle writes is chosen by ``FLAGS_enable_pir_api`` when ``paddle`` is imported, and
+Paddle's native libraries stay out of the pytest worker. FORMAT ``pir`` exports ``OUT_DIR/NAME.json`` (Paddle 3's
+default), ``classic`` ``OUT_DIR/NAME.pdmodel``; both with ``NAME.pdiparams`` when the model has weights.
+For each model it writes ``OUT_DIR/NAME.npz``: the inputs (``in:<feed name>``) it fed Paddle Inference and the
+outputs it got (``out:<fetch name>``, in fetch order).
+
+A model is ``MODELS[name]() -> (layer, [InputSpec], [example arrays])``; weights are random (seeded) and
+batch-norm statistics perturbed, so no layer is an identity by accident.
+"""
+import os
+import sys
+
+import numpy as np
+
+
+def _rand(shape, dtype='float32', low=-1.0, high=1.0, seed=0):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind in 'iu':
+        return rng.integers(int(low), int(high), size=shape).astype(dtype)
+    if np.dtype(dtype).kind == 'b':
+        return rng.random(shape) > 0.5
+    return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def _perturb(paddle, layer, seed=1):
+    """Random weights everywhere, batch-norm means and variances away from 0 and 1."""
+    rng = np.random.default_rng(seed)
+    for name, param in layer.named_parameters():
+        param.set_value(rng.uniform(-0.5, 0.5, size=param.shape).astype(param.dtype.name if hasattr(
+            param.dtype, 'name') else 'float32'))
+    for name, buffer in layer.named_buffers():
+        if buffer.dtype not in (paddle.float32,):
+            continue
+        if name.endswith('_mean'):
+            buffer.set_value(rng.uniform(-0.3, 0.3, size=buffer.shape).astype('float32'))
+        elif name.endswith('_variance'):
+            buffer.set_value(rng.uniform(0.5, 1.5, size=buffer.shape).astype('float32'))
+    layer.eval()
+    return layer
+
+
+def models(paddle):
+    """name -> builder; each builder returns (layer, input specs, example inputs)."""
+    nn, F = paddle.nn, paddle.nn.functional
+    spec = paddle.static.InputSpec
+    table = {}
+
+    def model(fn):
+        table[fn.__name__] = fn
+        return fn
+
+    class Fn(nn.Layer):
+        """A layer computing ``fn(*inputs)`` (with the sublayers given as ``parts``)."""
+
+        def __init__(self, fn, **parts):
+            super().__init__()
+            self.fn = fn
+            for key, part in parts.items():
+                setattr(self, key, part)
+
+        def forward(self, x, y=None, z=None):  # dy2static wants named arguments, not *args
+            return self.fn(self, *[a for a in (x, y, z) if a is not None])
+
+    @model
+    def eltwise():
+        layer = Fn(lambda s, x, y: (F.relu(x * y + x - y), paddle.tanh(x) / (paddle.abs(y) + 1),
+                                    paddle.maximum(x, y) - paddle.minimum(x, y) ** 2))
+        return layer, [spec([-1, 4], 'float32', 'x'), spec([-1, 4], 'float32', 'y')], \
+            [_rand([3, 4]), _rand([3, 4], seed=1)]
+
+    return table
+
+
+def main(out_dir, fmt, names):
+    os.environ['FLAGS_enable_pir_api'] = '1' if fmt == 'pir' else '0'
+    import paddle
+    paddle.disable_static()
+    table = models(paddle)
+    for name in names:
+        paddle.seed(0)
+        layer, specs, inputs = table[name]()
+        _perturb(paddle, layer)
+        prefix = os.path.join(out_dir, name)
+        static = paddle.jit.to_static(layer, input_spec=specs, full_graph=True)
+        paddle.jit.save(static, prefix)
+        model_file = prefix + ('.json' if fmt == 'pir' else '.pdmodel')
+        params_file = prefix + '.pdiparams'
+        config = paddle.inference.Config(model_file, params_file if os.path.exists(params_file) else '')
+        config.disable_gpu()
+        config.switch_ir_optim(False)  # the program as written, not Paddle's fused rewrite of it
+        predictor = paddle.inference.create_predictor(config)
+        record = {}
+        for spec_, value in zip(specs, inputs):
+            handle = predictor.get_input_handle(spec_.name)
+            handle.reshape(list(value.shape))
+            handle.copy_from_cpu(np.ascontiguousarray(value))
+            record['in:' + spec_.name] = value
+        predictor.run()
+        for out_name in predictor.get_output_names():
+            record['out:' + out_name] = predictor.get_output_handle(out_name).copy_to_cpu()
+        np.savez(prefix + '.npz', **record)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1], sys.argv[2], sys.argv[3:])
