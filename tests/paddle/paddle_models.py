@@ -29,8 +29,7 @@ def _perturb(paddle, layer, seed=1):
     """Random weights everywhere, batch-norm means and variances away from 0 and 1."""
     rng = np.random.default_rng(seed)
     for name, param in layer.named_parameters():
-        param.set_value(rng.uniform(-0.5, 0.5, size=param.shape).astype(param.dtype.name if hasattr(
-            param.dtype, 'name') else 'float32'))
+        param.set_value(rng.uniform(-0.5, 0.5, size=param.shape).astype('float32'))
     for name, buffer in layer.named_buffers():
         if buffer.dtype not in (paddle.float32,):
             continue
@@ -71,6 +70,54 @@ def models(paddle):
         return layer, [spec([-1, 4], 'float32', 'x'), spec([-1, 4], 'float32', 'y')], \
             [_rand([3, 4]), _rand([3, 4], seed=1)]
 
+    @model
+    def convs():
+        parts = dict(
+            conv=nn.Conv2D(3, 8, 3, padding=1), strided=nn.Conv2D(8, 8, 3, stride=2, padding=[1, 0, 2, 1]),
+            depthwise=nn.Conv2D(8, 8, 3, padding='SAME', groups=8), grouped=nn.Conv2D(8, 8, 1, groups=2),
+            dilated=nn.Conv2D(8, 4, 3, dilation=2, padding='VALID', bias_attr=False),
+            up=nn.Conv2DTranspose(4, 6, 3, stride=2, padding=1, output_padding=1),
+            up_grouped=nn.Conv2DTranspose(6, 6, 4, stride=2, padding=1, groups=3),
+            bn=nn.BatchNorm2D(8), bn2=nn.BatchNorm2D(6, epsilon=1e-3))
+
+        def forward(s, x):
+            y = F.relu(s.bn(s.conv(x)))
+            y = s.grouped(s.depthwise(s.strided(y)))
+            y = s.up_grouped(s.bn2(s.up(s.dilated(y))))
+            sized = F.conv2d_transpose(x, s.up.weight[:3] * 0 + 0.1, stride=2, output_size=[32, 31])
+            return y, sized
+        return Fn(forward, **parts), [spec([-1, 3, 15, 15], 'float32', 'x')], [_rand([2, 3, 15, 15])]
+
+    @model
+    def pools():
+        def forward(s, x):
+            return (F.max_pool2d(x, 3, 2, padding=1), F.max_pool2d(x, 2, 2, ceil_mode=True),
+                    F.avg_pool2d(x, 3, 2, padding=1, exclusive=False), F.avg_pool2d(x, 3, 2, padding=1),
+                    F.avg_pool2d(x, 2, ceil_mode=True), F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, [3, 4]),
+                    F.adaptive_max_pool2d(x, 3), F.max_pool2d(x, [2, 3], [1, 2], padding='SAME'))
+        return Fn(forward), [spec([-1, 4, 11, 13], 'float32', 'x')], [_rand([2, 4, 11, 13])]
+
+    @model
+    def norms():
+        parts = dict(ln=nn.LayerNorm([5, 6]), gn=nn.GroupNorm(2, 4), inorm=nn.InstanceNorm2D(4),
+                     ln_plain=nn.LayerNorm(6, weight_attr=False, bias_attr=False))
+
+        def forward(s, x):
+            return s.ln(x), s.gn(x), s.inorm(x), s.ln_plain(x), F.layer_norm(x, [6], epsilon=1e-3)
+        return Fn(forward, **parts), [spec([-1, 4, 5, 6], 'float32', 'x')], [_rand([2, 4, 5, 6]) * 3 + 1]
+
+    @model
+    def activations():
+        def forward(s, x):
+            return (F.relu6(x * 4), F.leaky_relu(x, 0.1), F.sigmoid(x), F.hardsigmoid(x * 4), F.hardswish(x * 4),
+                    F.swish(x), F.silu(x), F.gelu(x), F.gelu(x, approximate=True), F.mish(x), F.softplus(x),
+                    F.softplus(x, beta=2, threshold=1), F.elu(x, 0.5), F.selu(x), F.log_softmax(x, 1),
+                    F.softmax(x, -1), paddle.exp(x), paddle.log(x + 2), paddle.sqrt(x + 2), paddle.rsqrt(x + 2),
+                    paddle.square(x), paddle.pow(x, 3.0), paddle.clip(x, -0.5, 0.3), paddle.scale(x, 2, 0.5, False),
+                    F.prelu(x, paddle.to_tensor([0.1, 0.2, 0.3], 'float32')), F.prelu(x, paddle.to_tensor([0.3])),
+                    F.hardtanh(x * 3), paddle.abs(x), F.tanh(x))
+        return Fn(forward), [spec([-1, 3, 4, 5], 'float32', 'x')], [_rand([2, 3, 4, 5], low=-3, high=3)]
+
     return table
 
 
@@ -91,6 +138,7 @@ def main(out_dir, fmt, names):
         config = paddle.inference.Config(model_file, params_file if os.path.exists(params_file) else '')
         config.disable_gpu()
         config.switch_ir_optim(False)  # the program as written, not Paddle's fused rewrite of it
+        config.disable_onednn()  # Paddle's plain CPU kernels: oneDNN's refuse some attributes (layer_norm's axis)
         predictor = paddle.inference.create_predictor(config)
         record = {}
         for spec_, value in zip(specs, inputs):

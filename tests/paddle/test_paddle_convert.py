@@ -5,7 +5,7 @@ import pytest
 
 from tests.paddle.convert_support import check_model, export
 
-PIR_MODELS = ['eltwise']
+PIR_MODELS = ['eltwise', 'convs', 'pools', 'norms', 'activations']
 
 
 @pytest.fixture(scope='module')

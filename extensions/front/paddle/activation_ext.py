@@ -6,7 +6,7 @@ from mo.front.extractor import FrontExtractorOp, OpTableExtractor
 from mo.front.paddle.extractor_utils import node_name, paddle_attr
 from mo.ops import activation_ops, elementwise, math_ops
 from mo.ops.activation_ops import Clamp, Elu
-from mo.ops.nn_ops import LeakyReLU, LogSoftmax, Softmax
+from mo.ops.nn_ops import LogSoftmax, Softmax
 from mo.utils.error import Error
 
 _UNARY = {
@@ -38,17 +38,6 @@ class Relu6Extractor(FrontExtractorOp):
         return True
 
 
-class LeakyReluExtractor(FrontExtractorOp):
-    """leaky_relu -> LeakyReLU(alpha) (classic ``alpha``, Paddle 3 ``negative_slope``)."""
-    op = 'leaky_relu'
-
-    @classmethod
-    def extract(cls, node):
-        alpha = paddle_attr(node, 'negative_slope', paddle_attr(node, 'alpha', 0.02))
-        LeakyReLU.update_node_stat(node, {'alpha': float(alpha)})
-        return True
-
-
 class EluExtractor(FrontExtractorOp):
     """elu -> Elu(alpha)."""
     op = 'elu'
@@ -74,7 +63,7 @@ class FormulaExtractor(FrontExtractorOp):
     """Activations that are formulas of opset ops -> ``Paddle<Name>`` with their attributes for
     ``activation_lowering.py``: gelu, hard_sigmoid, hard_swish, selu, softplus, mish, rsqrt, square, prelu, pow,
     clip, scale, ... (Paddle 3's hardsigmoid and hardswish under the classic names)."""
-    op = ['gelu', 'hard_sigmoid', 'hardsigmoid', 'hard_swish', 'hardswish', 'selu', 'softplus', 'mish', 'rsqrt',
+    op = ['gelu', 'leaky_relu', 'hard_sigmoid', 'hardsigmoid', 'hard_swish', 'hardswish', 'selu', 'softplus', 'mish', 'rsqrt',
           'square', 'prelu', 'pow', 'clip', 'scale', 'reciprocal', 'log1p', 'log2', 'log10', 'round', 'hardtanh',
           'brelu']
 

@@ -39,6 +39,15 @@ class GeluLowering(OpRule):
         return b.op(Mul, [half, b.op(Add, [curve, _c(b, node, 1, 'one')], 'one_plus')], 'gelu')
 
 
+class LeakyReluLowering(OpRule):
+    """leaky_relu(x) = PRelu(x, alpha) (classic ``alpha``, Paddle 3 ``negative_slope``; 0.02 by default)."""
+    op = 'Paddle_leaky_relu'
+
+    def rewrite(self, node: Node, b: Builder):
+        alpha = float(_attr(node, 'negative_slope', _attr(node, 'alpha', 0.02)))
+        return b.op(PRelu, [node.in_port(0), _c(b, node, [alpha], 'alpha')], 'leaky_relu')
+
+
 class HardSigmoidLowering(OpRule):
     """hard_sigmoid(x) = Clamp(slope * x + offset, 0, 1) (slope 0.1666667 and offset 0.5 by default)."""
     op = 'Paddle_hard_sigmoid'

@@ -38,3 +38,49 @@ def as_i64_vector(b, node, slot: str, tag: str):
     if len(parts) == 1:
         return parts[0]
     return b.op(Concat, parts, tag, axis=0, in_ports_count=len(parts))
+
+
+def attr(node, names, default=None):
+    """The first of the attributes ``names`` the node's Paddle op has (classic and PIR spell some differently:
+    ``('axis', 'perm')``), else ``default``."""
+    attrs = node.pb.attrs
+    for name in (names,) if isinstance(names, str) else names:
+        if name in attrs and attrs[name] is not None:
+            return attrs[name]
+    return default
+
+
+def const_values(node, slot: str):
+    """The values a slot holds when every one of its vars is a Const (flattened into one list), else None (also
+    when the slot is empty)."""
+    ports = slot_ports(node, slot)
+    if not ports:
+        return None
+    values = []
+    for item in ports:
+        source = item.get_source().node
+        if source.soft_get('op') != 'Const' or not source.has_valid('value'):
+            return None
+        values.extend(np.ravel(source.value).tolist())
+    return values
+
+
+def ints_arg(b, node, slots, names, tag: str, default=None):
+    """An int list argument Paddle gives as a tensor slot, a list of tensors or an attribute (in that order of
+    precedence): ``(python list, None)`` when known now, ``(None, int64 tensor)`` when computed at run time."""
+    for slot in slots:
+        if slot_ports(node, slot):
+            known = const_values(node, slot)
+            if known is not None:
+                return [int(v) for v in known], None
+            return None, as_i64_vector(b, node, slot, tag)
+    value = attr(node, names, default)
+    if value is None:
+        return None, None
+    return [int(v) for v in (value if isinstance(value, (list, tuple)) else [value])], None
+
+
+def int_arg(b, node, slot: str, names, tag: str, default=None):
+    """One int Paddle gives as a tensor (``slot``) or an attribute: ``(int, None)`` or ``(None, tensor)``."""
+    values, tensor = ints_arg(b, node, (slot,), names, tag, default)
+    return (values[0] if values else default), tensor

@@ -23,7 +23,7 @@ _UNARY = (
     'sin', 'cos', 'erf', 'reciprocal', 'log1p', 'log2', 'log10', 'tanh_shrink', 'softsign', 'hard_shrink',
     'softshrink', 'thresholded_relu', 'brelu', 'hardtanh', 'isnan', 'isinf', 'isfinite', 'transpose', 'flatten2',
     'reduce_sum', 'reduce_mean', 'reduce_max', 'reduce_min', 'reduce_prod', 'reduce_all', 'reduce_any',
-    'all', 'any', 'logsumexp', 'p_norm', 'frobenius_norm', 'stack_grad_never', 'share_data', 'bitwise_not',
+    'all', 'any', 'logsumexp', 'p_norm', 'frobenius_norm', 'share_data', 'bitwise_not',
 )
 
 #: ops of two inputs ``X``, ``Y`` and one output ``Out`` (classic and Paddle 3 names)
@@ -45,6 +45,7 @@ SLOTS.update({
     'conv2d_transpose': (('Input', 'Filter', 'OutputSize', 'Bias'), ('Output',)),
     'depthwise_conv2d_transpose': (('Input', 'Filter', 'OutputSize', 'Bias'), ('Output',)),
     'pool2d': (('X', 'KernelSize'), ('Out',)),
+    'max_pool2d_with_index': (('X',), ('Out', 'Mask')),
     # normalizations
     'batch_norm': (('X', 'Mean', 'Variance', 'Scale', 'Bias', 'MomentumTensor'),
                    ('Y', 'MeanOut', 'VarianceOut', 'SavedMean', 'SavedVariance', 'ReserveSpace')),
