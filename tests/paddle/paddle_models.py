@@ -118,6 +118,65 @@ def models(paddle):
                     F.hardtanh(x * 3), paddle.abs(x), F.tanh(x))
         return Fn(forward), [spec([-1, 3, 4, 5], 'float32', 'x')], [_rand([2, 3, 4, 5], low=-3, high=3)]
 
+    @model
+    def shapes():
+        def forward(s, x):
+            a, b, c = paddle.split(x, [1, 2, -1], axis=1)
+            p, q = paddle.split(x, 2, axis=-1)
+            parts = paddle.unstack(x[:, :2], axis=1)
+            return (paddle.reshape(x, [0, -1, 3]), paddle.transpose(x, [0, 2, 3, 1]), paddle.flatten(x, 1, 2),
+                    paddle.squeeze(x[:, :1], 1), paddle.unsqueeze(x, [0, -1]), paddle.concat([a, c, b], axis=1),
+                    paddle.stack([p, q], axis=-1), parts[1], paddle.tile(a, [1, 2, 1, 1]),
+                    paddle.expand(a, [2, 3, 5, 6]), paddle.expand_as(a, x), paddle.shape(x).astype('float32'),
+                    x[:, 1:3, ::2, -1], x[..., 2:-1], paddle.strided_slice(x, [1, 3], [0, 5], [4, 0], [2, -2]),
+                    paddle.reshape(x, [-1, paddle.shape(x)[1] * 30]), paddle.cast(x * 3, 'int32'),
+                    paddle.nn.functional.pad(x, [1, 2, 0, 1], mode='reflect'),
+                    paddle.nn.functional.pad(x, [1, 1, 2, 0], value=0.5))
+        return Fn(forward), [spec([-1, 4, 5, 6], 'float32', 'x')], [_rand([2, 4, 5, 6])]
+
+    @model
+    def indexing():
+        def forward(s, x, i):
+            return (paddle.gather(x, i[0], axis=1), paddle.gather_nd(x, paddle.stack([i[0] % 2, i[1]], -1)),
+                    paddle.where(x > 0, x, x * 0.1), paddle.cumsum(x, 1), paddle.cumsum(x),
+                    paddle.argmax(x, -1), paddle.argmin(x, 1, keepdim=True), paddle.argmax(x),
+                    paddle.topk(x, 2)[0], paddle.topk(x, 2, axis=0, largest=False)[1],
+                    F.one_hot(i, 6), F.embedding(i, s.table, padding_idx=2),
+                    paddle.arange(0, paddle.shape(x)[1], 2).astype('float32'),
+                    paddle.scatter(x, i[1], x[:2] * 2), paddle.full_like(x, 3.0), paddle.zeros_like(i),
+                    paddle.full([2, 3], 7, 'int64'))
+        layer = Fn(forward)
+        layer.table = layer.create_parameter([6, 3])
+        return layer, [spec([-1, 5], 'float32', 'x'), spec([2, 2], 'int64', 'i')], \
+            [_rand([4, 5]), np.array([[1, 3], [0, 2]], 'int64')]
+
+    @model
+    def reductions():
+        def forward(s, x, y):
+            m = x > 0
+            return (paddle.sum(x, 1), paddle.mean(x, [1, 2], keepdim=True), paddle.max(x), paddle.min(x, -1),
+                    paddle.prod(x[:, :2], 2), paddle.all(m, 1), paddle.any(m), paddle.matmul(x, y),
+                    paddle.matmul(x, y, transpose_x=True, transpose_y=True).sum(), paddle.logical_and(m, ~m),
+                    paddle.logical_or(m, x < 0.5), (x >= 0) == (x <= 0.2), paddle.sum(m.astype('int32'), 1),
+                    paddle.add_n([x, x, x]), paddle.mean(x))
+        return Fn(forward), [spec([-1, 3, 3], 'float32', 'x'), spec([-1, 3, 3], 'float32', 'y')], \
+            [_rand([2, 3, 3]), _rand([2, 3, 3], seed=3)]
+
+    @model
+    def resnet18():
+        return paddle.vision.models.resnet18(num_classes=10), [spec([-1, 3, 64, 64], 'float32', 'image')], \
+            [_rand([2, 3, 64, 64])]
+
+    @model
+    def mobilenet_v3_small():
+        return paddle.vision.models.mobilenet_v3_small(num_classes=10), \
+            [spec([-1, 3, 64, 64], 'float32', 'image')], [_rand([1, 3, 64, 64])]
+
+    @model
+    def encoder():
+        layer = nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64, dropout=0.1), 2)
+        return layer, [spec([-1, -1, 32], 'float32', 'src')], [_rand([2, 7, 32])]
+
     return table
 
 

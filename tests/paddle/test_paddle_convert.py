@@ -5,7 +5,8 @@ import pytest
 
 from tests.paddle.convert_support import check_model, export
 
-PIR_MODELS = ['eltwise', 'convs', 'pools', 'norms', 'activations']
+PIR_MODELS = ['eltwise', 'convs', 'pools', 'norms', 'activations', 'shapes', 'indexing', 'reductions',
+              'resnet18', 'mobilenet_v3_small', 'encoder']
 
 
 @pytest.fixture(scope='module')

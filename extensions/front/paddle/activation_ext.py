@@ -4,7 +4,7 @@ import numpy as np
 
 from mo.front.extractor import FrontExtractorOp, OpTableExtractor
 from mo.front.paddle.extractor_utils import node_name, paddle_attr
-from mo.ops import activation_ops, elementwise, math_ops
+from mo.ops import activation_ops, bitwise, elementwise, math_ops
 from mo.ops.activation_ops import Clamp, Elu
 from mo.ops.nn_ops import LogSoftmax, Softmax
 from mo.utils.error import Error
@@ -16,7 +16,7 @@ _UNARY = {
     'swish': activation_ops.Swish, 'silu': activation_ops.Swish, 'sign': elementwise.Sign,
     'logical_not': elementwise.LogicalNot, 'sin': math_ops.Sin, 'cos': math_ops.Cos,
     'softsign': math_ops.SoftSign, 'isnan': math_ops.IsNaN, 'isinf': math_ops.IsInf,
-    'isfinite': math_ops.IsFinite,
+    'isfinite': math_ops.IsFinite, 'bitwise_not': bitwise.BitwiseNot,
 }
 
 

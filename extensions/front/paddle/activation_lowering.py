@@ -201,8 +201,11 @@ class ScaleLowering(OpRule):
         x = node.in_port(0)
         dtype = out_dtype(node)
         factor = port(node, 'ScaleTensor')
-        factor = _c(b, node, float(_attr(node, 'scale', 1.0)), 'scale') if factor is None else \
-            b.op(Convert, [factor], 'scale_as_x', dst_type=dtype)
+        if factor is None:
+            factor = _c(b, node, float(_attr(node, 'scale', 1.0)), 'scale')
+        else:  # a [1] tensor that scales as a scalar: it must not add an axis to a 0-D x
+            scalar = b.op(Reshape, [factor, b.const(np.zeros([0], np.int64), 'scalar_shape')], 'scale_scalar')
+            factor = b.op(Convert, [scalar], 'scale_as_x', dst_type=dtype)
         bias = float(_attr(node, 'bias', 0.0))
         if _attr(node, 'bias_after_scale', True):
             scaled = b.op(Mul, [x, factor], 'scaled')

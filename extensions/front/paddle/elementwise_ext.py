@@ -5,7 +5,7 @@ Paddle 3 broadcasts as numpy does. A classic op's ``axis`` (not -1) aligns Y's d
 """
 from mo.front.extractor import FrontExtractorOp
 from mo.front.paddle.extractor_utils import input_rank, paddle_attr
-from mo.ops import elementwise
+from mo.ops import bitwise, elementwise
 
 #: the binary ops by Paddle name: (mo op class, extra attributes)
 BINARY = {
@@ -21,6 +21,8 @@ BINARY = {
     'less_equal': elementwise.LessEqual, 'greater_than': elementwise.Greater,
     'greater_equal': elementwise.GreaterEqual, 'logical_and': elementwise.LogicalAnd,
     'logical_or': elementwise.LogicalOr, 'logical_xor': elementwise.LogicalXor,
+    # on bool tensors too (``~mask``, ``a & b``): the opset's bitwise ops take booleans
+    'bitwise_and': bitwise.BitwiseAnd, 'bitwise_or': bitwise.BitwiseOr, 'bitwise_xor': bitwise.BitwiseXor,
 }
 
 #: Paddle divides integers rounding toward zero (C's division), the opset by default toward -inf

@@ -130,7 +130,7 @@ class ArgLowering(OpRule):
         axis = axis + rank if axis < 0 else axis
         mode = 'max' if node.formula in ('arg_max', 'argmax') else 'min'
         dtype = out_dtype(node, default=np.int64)
-        top = b.op(TopK, [x, b.const(np.array(1, I64), 'k')], 'top', axis=axis, mode=mode, sort='none',
+        top = b.op(TopK, [x, b.const(np.array(1, I64), 'k')], 'top', axis=axis, mode=mode, sort='value',
                    index_element_type='i32' if dtype == np.int32 else 'i64')
         if attr(node, ('keepdims', 'keepdim'), False) and not attr(node, 'flatten', False):
             return [top.out_port(1)]
@@ -152,7 +152,7 @@ class TopKLowering(OpRule):
 
 class OneHotLowering(OpRule):
     """one_hot(X) = OneHot(X, depth, 1, 0) along a new last axis, float32 (classic ``one_hot``: X's last axis,
-    of size 1, replaced)."""
+    of size 1, replaced; Paddle 3's ``one_hot`` is the v2 op)."""
     op = 'Paddle_one_hot'
 
     def rewrite(self, node: Node, b: Builder):
@@ -160,7 +160,7 @@ class OneHotLowering(OpRule):
         depth_input = b.const(np.array(depth, I64), 'depth') if tensor is None else _scalar(b, tensor, 'depth')
         dtype = out_dtype(node)
         indices = node.in_port(0)
-        if node.formula == 'one_hot':  # the classic op: X is [..., 1]
+        if node.formula == 'one_hot' and not node.pb.operands:  # the classic v1 op: X is [..., 1]
             indices = b.op(Squeeze, [indices, b.const(np.array([-1], I64), 'last')], 'indices')
         return [b.op(OneHot, [indices, depth_input, b.const(np.array(1, dtype), 'on'),
                               b.const(np.array(0, dtype), 'off')], 'one_hot', axis=-1)]

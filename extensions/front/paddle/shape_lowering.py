@@ -13,6 +13,7 @@ from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.reshape import Reshape
 from mo.ops.shapeof import ShapeOf
+from mo.ops.slice import Slice
 from mo.ops.split import Split, VariadicSplit
 from mo.ops.squeeze import Squeeze
 from mo.ops.tile import Tile
@@ -96,7 +97,8 @@ class UnsqueezeLowering(OpRule):
 
 
 class FlattenLowering(OpRule):
-    """flatten(X) = Reshape(X, [0, ..., -1, 0, ...]): the axes start_axis..stop_axis as one, the others kept."""
+    """flatten(X) = Reshape(X, [0, ..., -1, sizes after stop_axis]): the axes start_axis..stop_axis as one, the
+    others kept."""
     op = 'Paddle_flatten'
 
     def rewrite(self, node: Node, b: Builder):
@@ -105,9 +107,15 @@ class FlattenLowering(OpRule):
             return [b.op(Reshape, [node.in_port(0), b.const(np.array([1], I64), 'shape')], 'flatten')]
         start = _axis(int(attr(node, 'start_axis', 1)), rank)
         stop = _axis(int(attr(node, 'stop_axis', -1)), rank)
-        pattern = [0] * start + [-1] + [0] * (rank - stop - 1)
-        return [b.op(Reshape, [node.in_port(0), b.const(np.array(pattern, I64), 'shape')], 'flatten',
-                     special_zero=True)]
+        if stop == rank - 1:
+            pattern = b.const(np.array([0] * start + [-1], I64), 'shape')
+        else:  # a 0 copies the input's size at the same index: the axes after stop need theirs read
+            shape = b.op(ShapeOf, [node.in_port(0)], 'in_shape')
+            parts = [b.const(np.array([0] * start + [-1], I64), 'head')]
+            parts.append(b.op(Slice, [shape, b.const([stop + 1], 'tail_begin', I64), b.const([rank], 'tail_end', I64),
+                                      b.const([1], 'tail_step', I64)], 'tail'))
+            pattern = b.op(Concat, parts, 'shape', axis=0, in_ports_count=2)
+        return [b.op(Reshape, [node.in_port(0), pattern], 'flatten', special_zero=True)]
 
 
 class Flatten2Lowering(OpRule):

@@ -69,16 +69,21 @@ def output_var(node, slot: str, i: int = 0):
 
 
 def _var(node, names, i):
+    """The ``i``-th var of a slot's ``names``, a PIR vector standing for its members (as its ports do)."""
     from mo.front.paddle.graph import PROGRAM
-    if i >= len(names) or names[i] is None:
-        return None
     program = node.graph.graph.get(PROGRAM)
     if program is None:
         return None
-    try:
-        return program.var(names[i])
-    except Exception:  # a var of a nested block, or a vector member: not declared in the top block
-        return None
+    found = []
+    for name in names:
+        if name is None:
+            continue
+        try:
+            var = program.var(name)
+        except Exception:  # a var of a nested block: not declared in the top block
+            var = None
+        found.extend(var.items if var is not None and var.kind == 'vector' else [var])
+    return found[i] if i < len(found) else None
 
 
 def input_rank(node, slot: str, i: int = 0):

@@ -49,8 +49,8 @@ def paddle_op_type(op_type: str) -> str:
 class _Vectors:
     """What the PIR vectors of a block hold: a combined vector's members, and a member's source var name."""
 
-    def __init__(self, program: Program, block: int):
-        self.program, self.block = program, block
+    def __init__(self, program: Program, block: int, tensors: dict):
+        self.program, self.block, self.tensors = program, block, tensors
         self.members = {}  # vector name -> [member var names] (builtin.combine)
         self.alias = {}  # var name -> the var name it is (builtin.split/slice of an op's vector result)
 
@@ -69,6 +69,8 @@ class _Vectors:
             for result, member in zip(op.results, chosen):
                 if result is not None:
                     self.alias[result] = member
+                    if member in self.tensors:  # a member fetched, or cut at, by its own name
+                        self.tensors.setdefault(result, self.tensors[member])
             return True
         return False
 
@@ -126,7 +128,7 @@ def program_to_graph(graph: Graph, program: Program, weights: dict) -> Graph:
         graph.add_node(node_id, kind='op', op='Parameter', name=name, pb=program.var(name))
         produce(name, node_id, 0)
 
-    vectors = _Vectors(program, 0)
+    vectors = _Vectors(program, 0, tensors)
     for op in program.blocks[0].ops:
         if vectors.take(op):
             continue
