@@ -24,6 +24,21 @@ def export(out_dir, fmt: str, names) -> str:
     return str(out_dir)
 
 
+def infer(out_dir, plan: dict) -> str:
+    """Record Paddle Inference on models that exist: ``plan`` maps a model path to its feeds
+    ``[[name, shape, dtype], ...]``; the records are ``<dir name>_<stem>.npz`` in ``out_dir``."""
+    import json
+    os.makedirs(out_dir, exist_ok=True)
+    plan_file = os.path.join(str(out_dir), 'plan.json')
+    with open(plan_file, 'w') as f:
+        json.dump(plan, f)
+    env = dict(os.environ, GLOG_minloglevel='3', FLAGS_call_stack_level='0')
+    done = subprocess.run([sys.executable, MAKER, str(out_dir), 'infer', plan_file], capture_output=True, text=True,
+                          env=env, timeout=900)
+    assert done.returncode == 0, done.stderr[done.stderr.rfind('Traceback'):][-4000:]
+    return str(out_dir)
+
+
 def model_file(out_dir, name: str) -> str:
     for ext in ('.json', '.pdmodel'):
         path = os.path.join(str(out_dir), name + ext)

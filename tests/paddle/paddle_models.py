@@ -1,6 +1,7 @@
 """Builds Paddle models for the conversion tests, exports them and records what Paddle Inference computes.
 
-Run as a script in a child process (``python paddle_models.py OUT_DIR FORMAT NAME...``), as ``paddle_oracle.py``
+Run as a script in a child process (``python paddle_models.py OUT_DIR FORMAT NAME...``; FORMAT ``infer`` with
+model paths records Paddle Inference on models that exist, such as the fixtures), as ``paddle_oracle.py``
 is: the program format Paddle writes is chosen by ``FLAGS_enable_pir_api`` when ``paddle`` is imported, and
 Paddle's native libraries stay out of the pytest worker. FORMAT ``pir`` exports ``OUT_DIR/NAME.json`` (Paddle 3's
 default), ``classic`` ``OUT_DIR/NAME.pdmodel``; both with ``NAME.pdiparams`` when the model has weights.
@@ -180,6 +181,38 @@ def models(paddle):
     return table
 
 
+def infer(out_dir, plan_file):
+    """Run Paddle Inference on existing models with random inputs: ``plan_file`` is JSON
+    ``{model path: [[feed name, shape, dtype], ...]}``; writes ``OUT_DIR/<stem>.npz`` as ``main`` does."""
+    import json
+    import paddle
+    with open(plan_file) as f:
+        plan = json.load(f)
+    for path, feeds in plan.items():
+        stem = os.path.splitext(path)[0] if not os.path.isdir(path) else os.path.join(path, '__model__')
+        if os.path.isdir(path):
+            config = paddle.inference.Config(path)
+        else:
+            params = stem + '.pdiparams'
+            config = paddle.inference.Config(path, params if os.path.exists(params) else '')
+        config.disable_gpu()
+        config.switch_ir_optim(False)
+        config.disable_onednn()
+        predictor = paddle.inference.create_predictor(config)
+        record = {}
+        for number, (name, shape, dtype) in enumerate(feeds):
+            value = _rand(shape, dtype, low=0 if dtype.startswith('int') else -1, high=5, seed=number)
+            handle = predictor.get_input_handle(name)
+            handle.reshape(shape)
+            handle.copy_from_cpu(value)
+            record['in:' + name] = value
+        predictor.run()
+        for out_name in predictor.get_output_names():
+            record['out:' + out_name] = predictor.get_output_handle(out_name).copy_to_cpu()
+        tag = os.path.basename(os.path.dirname(path)) + '_' + os.path.basename(os.path.splitext(path)[0])
+        np.savez(os.path.join(out_dir, tag + '.npz'), **record)
+
+
 def main(out_dir, fmt, names):
     os.environ['FLAGS_enable_pir_api'] = '1' if fmt == 'pir' else '0'
     import paddle
@@ -212,4 +245,7 @@ def main(out_dir, fmt, names):
 
 
 if __name__ == '__main__':
-    main(sys.argv[1], sys.argv[2], sys.argv[3:])
+    if sys.argv[2] == 'infer':
+        infer(sys.argv[1], sys.argv[3])
+    else:
+        main(sys.argv[1], sys.argv[2], sys.argv[3:])

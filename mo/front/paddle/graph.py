@@ -10,6 +10,8 @@ The convention every Paddle extractor and lowering relies on:
   (sorted by name), each slot with N vars taking N consecutive ports (an empty slot takes none); output ports
   likewise. ``node['in_slots']``/``node['out_slots']`` map each slot with vars to its ports
   (``{'X': [0], 'Y': [1]}``); ``extractor_utils.in_port``/``out_port`` read them;
+* a var the program declares but nothing writes (a run-time scratch buffer) is a ``Const`` of zeros when its
+  shape is static;
 * a persistable var with a value in the params is a ``Const`` node (``value`` a read-only view of the mapped
   params file), named by the var; a fed var is a ``Parameter`` node named by the var, ``pb`` its ``model.Var``;
 * every output port carries its var's name as tensor name, and ``graph.graph['paddle_tensors']`` maps every
@@ -154,7 +156,7 @@ def _add_op(graph: Graph, program: Program, op: Op, vectors: _Vectors, tensors: 
         if names:
             in_slots[slot] = list(range(port, port + len(names)))
             for var in names:
-                source = tensors.get(var)
+                source = tensors.get(var) or _unset_var(graph, program, var, tensors)
                 if source is None:
                     raise Error('Paddle op "{}" ({}) reads var "{}", which no op, feed or parameter produces',
                                 name, op.type, var)
@@ -171,6 +173,23 @@ def _add_op(graph: Graph, program: Program, op: Op, vectors: _Vectors, tensors: 
             for var in names:
                 produce(var, node_id, port)
                 port += 1
+
+
+def _unset_var(graph: Graph, program: Program, name: str, tensors: dict):
+    """A Const of zeros for a var the program declares with a static shape but nothing writes (a scratch buffer
+    Paddle allocates at run time, such as an rnn's dropout state); None for any other var."""
+    try:
+        var = program.var(name)
+    except Error:
+        return None
+    if var.dtype is None or var.shape is None or any(d < 0 for d in var.shape) or var.kind != 'dense_tensor':
+        return None
+    node_id = graph.unique_id(name)
+    graph.add_node(node_id, kind='op', op='Const', name=name, value=np.zeros(var.shape, var.dtype), pb=None,
+                   paddle_unset_var=True)
+    tensors[name] = (node_id, 0)
+    _set_tensor_name(graph, node_id, 0, name)
+    return tensors[name]
 
 
 def var_dtype(program: Program, name: str, default=np.float32):
