@@ -1,0 +1,59 @@
+"""Paddle models convert and compute what Paddle Inference computes (1e-4 relative): models built by
+``paddle_models.py`` in a child process, exported in Paddle 3's PIR format (and the classic one), plus the
+committed fixtures written by Paddle 2.6."""
+import os
+
+import pytest
+
+from tests.paddle.convert_support import FIXTURES, assert_close, convert, export, infer, reference, run_ir
+from tests.paddle.convert_support import check_model
+
+PIR_MODELS = ['eltwise', 'convs', 'pools', 'norms', 'activations', 'shapes', 'indexing', 'reductions',
+              'resnet18', 'mobilenet_v3_small', 'encoder']
+
+
+@pytest.fixture(scope='module')
+def pir_dir(tmp_path_factory):
+    return export(tmp_path_factory.mktemp('pir_models'), 'pir', PIR_MODELS)
+
+
+@pytest.mark.parametrize('name', PIR_MODELS)
+def test_pir_model_matches_paddle(pir_dir, name, tmp_path):
+    check_model(pir_dir, name, tmp_path)
+
+
+def test_ir_inputs_and_outputs_carry_the_feed_and_fetch_names(pir_dir, tmp_path):
+    result = check_model(pir_dir, 'eltwise', tmp_path)
+    assert [i.name for i in result.inputs] == ['x', 'y']
+    # PIR's fetch names (the IR orders its Results topologically, not in fetch order)
+    assert sorted(o.name for o in result.outputs) == ['fetch_name_0', 'fetch_name_1', 'fetch_name_2']
+    assert [list(i.shape) for i in result.inputs] == [[-1, 4], [-1, 4]]
+
+
+#: the committed fixtures that hold no control flow or recurrent op: path -> feeds
+FIXTURE_FEEDS = {
+    'p26/net.pdmodel': [['x', [2, 3, 8, 8], 'float32']],
+    'p26/ib.pdmodel': [['a', [2, 4], 'int32'], ['b', [2, 4], 'bool']],
+    'p26/mixed.pdmodel': [['x', [4, 3], 'float32']],
+    'p26_dir/net': [['x', [2, 3, 8, 8], 'float32']],
+    'p3_classic/net.pdmodel': [['x', [2, 3, 8, 8], 'float32']],
+    'p3_pir/net.json': [['x', [2, 3, 8, 8], 'float32']],
+    'p3_pir/ib.json': [['a', [2, 4], 'int32'], ['b', [2, 4], 'bool']],
+    'p3_pir/mixed.json': [['x', [4, 3], 'float32']],
+}
+
+
+@pytest.fixture(scope='module')
+def fixture_refs(tmp_path_factory):
+    plan = {os.path.join(FIXTURES, path): feeds for path, feeds in FIXTURE_FEEDS.items()}
+    return infer(tmp_path_factory.mktemp('fixture_refs'), plan)
+
+
+@pytest.mark.parametrize('path', sorted(FIXTURE_FEEDS))
+def test_fixture_matches_paddle(fixture_refs, path, tmp_path):
+    """Programs written by Paddle 2.6 (classic, a Paddle 1.x directory) and Paddle 3 (both formats)."""
+    full = os.path.join(FIXTURES, path)
+    result = convert(full, tmp_path / 'ir')
+    tag = os.path.basename(os.path.dirname(full)) + '_' + os.path.splitext(os.path.basename(full))[0]
+    inputs, expected = reference(fixture_refs, tag)
+    assert_close(run_ir(result.xml_path, inputs), expected, path)
