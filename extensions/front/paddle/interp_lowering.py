@@ -31,11 +31,12 @@ def slot_ports(node: Node, slot: str):
 
 
 def as_i64_vector(b: Builder, parts, tag: str):
-    """The int64 vector made of ``parts`` (ports of int scalars or 1-element tensors, any int type)."""
-    flat = [b.op(Reshape, [part, b.const([1], '{}{}/shape'.format(tag, i), I64)], '{}{}'.format(tag, i))
+    """The int64 vector made of ``parts`` (ports of int scalars or 1-element tensors, each of any int type: a
+    SizeTensor list mixes int32 constants and int64 sizes read from a shape)."""
+    flat = [b.op(Convert, [b.op(Reshape, [part, b.const([1], '{}{}/shape'.format(tag, i), I64)],
+                                '{}{}/flat'.format(tag, i))], '{}{}'.format(tag, i), dst_type=np.dtype(I64))
             for i, part in enumerate(parts)]
-    joined = flat[0] if len(flat) == 1 else b.op(Concat, flat, tag, axis=0, in_ports_count=len(flat))
-    return b.op(Convert, [joined], tag + '/i64', dst_type=np.dtype(I64))
+    return flat[0] if len(flat) == 1 else b.op(Concat, flat, tag, axis=0, in_ports_count=len(flat))
 
 
 class PaddleInterpolateLowering(OpRule):

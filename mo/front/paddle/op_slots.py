@@ -120,6 +120,12 @@ SLOTS.update({
 })
 
 
+# the interpolate, recurrent, detection and control-flow families (a module of their own, so that the two tables
+# grow apart)
+from mo.front.paddle.op_slots_more import SLOTS_MORE  # noqa: E402
+SLOTS.update({op: slots for op, slots in SLOTS_MORE.items() if op not in SLOTS})
+
+
 def slots_of(op_type: str, op=None):
     """``(input slots, output slots)`` of ``op_type``: the table's, else (an op it lacks) the classic op's own
     slots sorted by name (a PIR op it lacks gets ``in0``, ``in1``..., ``out0``...), so that extraction can still
