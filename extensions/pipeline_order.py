@@ -29,6 +29,7 @@ LOAD = [
     'extensions.load.onnx.loader.ONNXAddResults',
     'extensions.load.onnx.loader.ONNXExtractor',
     'extensions.load.paddle.loader.PaddleLoader',
+    'extensions.load.paddle.body_inputs.PaddleBodyInputs',
     'extensions.load.paddle.loader.PaddleInputsOutputs',
     'extensions.load.paddle.loader.PaddleAddResults',
     'extensions.load.paddle.loader.PaddleExtractor',

@@ -16,10 +16,10 @@ blocks (``mo.front.paddle.sub_blocks``) when the op's inputs are inferred.
 import numpy as np
 
 from mo.front.common.rule import Builder, OpRule
+from extensions.load.paddle.body_inputs import WEIGHTS
 from mo.front.extractor import FrontExtractorOp
-from mo.front.paddle.sub_blocks import convert_block, free_values, weights_of, yielded
+from mo.front.paddle.sub_blocks import convert_block, weights_of, yielded
 from mo.graph.graph import Node
-from mo.ops.body_io import BodyInput
 from mo.ops.convert import Convert
 from mo.ops.loop import If, Loop
 from mo.utils.error import Error
@@ -34,10 +34,10 @@ def _program(node):
 
 
 def _weights(node) -> dict:
-    """The model's weights (cached on the graph: every control-flow node of a graph shares them)."""
-    cache = node.graph.graph.get('paddle_weights_by_name')
+    """The model's weights, as ``extensions/load/paddle/body_inputs.py`` kept them before the first clean-up."""
+    cache = node.graph.graph.get(WEIGHTS)
     if cache is None:
-        cache = node.graph.graph['paddle_weights_by_name'] = weights_of(node.graph)
+        cache = node.graph.graph[WEIGHTS] = weights_of(node.graph)
     return cache
 
 
@@ -47,23 +47,6 @@ def _dtype(program, name, block=0):
     except Error:
         dtype = None
     return np.dtype(dtype) if dtype is not None else np.dtype(np.float32)
-
-
-def connect_outer(node: Node, names) -> list:
-    """Connect the enclosing graph's values ``names`` (PIR values, written once) to new input ports of ``node``,
-    after its own; returns the ports. Done at extraction, while the loader's var map still names the nodes."""
-    from mo.front.paddle.graph import TENSORS
-    tensors = node.graph.graph[TENSORS]
-    first = max([p for ports in (node.soft_get('in_slots', None) or {}).values() for p in ports] + [-1]) + 1
-    ports = []
-    for k, name in enumerate(names):
-        found = tensors.get(name)
-        if found is None:
-            raise Error('Paddle {} "{}": its body reads "{}", which the enclosing graph does not produce',
-                        node.soft_get('paddle_op', node.op), node.soft_get('name', node.id), name)
-        node.graph.add_edge(found[0], node.id, **{'out': found[1], 'in': first + k})
-        ports.append(first + k)
-    return ports
 
 
 def _numbered_ports(node: Node, prefix: str, out: bool = False) -> list:
@@ -97,18 +80,15 @@ class PirIfExtractor(_ControlFlowExtractor):
 
     @classmethod
     def attributes(cls, node):
-        program, weights = node.paddle_program, node.paddle_weights
+        program = node.paddle_program
         regions = node.pb.regions
         if len(regions) != 2 or not regions[0] or not regions[1]:
             raise Error('Paddle if "{}" has {} regions, not a then and an else', node.soft_get('name', node.id),
                         len(regions))
         blocks = [regions[0][0], regions[1][0]]
-        outer = []
-        for block in blocks:
-            outer += [name for name in free_values(program, block, weights) if name not in outer]
         node['branch_blocks'] = blocks
-        node['outer_values'] = outer
-        node['outer_ports'] = connect_outer(node, outer)
+        node['outer_values'] = list(node.soft_get('outer_values', None) or [])  # extensions/load/paddle/body_inputs
+        node['outer_ports'] = list(node.in_slots.get('Outer', []))
         node['branch_outputs'] = [yielded(program, block) for block in blocks]
 
 
@@ -123,19 +103,19 @@ class WhileExtractor(_ControlFlowExtractor):
 
     @classmethod
     def attributes(cls, node):
-        program, weights = node.paddle_program, node.paddle_weights
+        program = node.paddle_program
         pb = node.pb
         if pb.regions:  # PIR: while(cond, vars) { ^args: ... yield(cond', vars') }
             block = pb.regions[0][0]
             args = list(program.blocks[block].args)
-            outer = [name for name in free_values(program, block, weights) if name not in args]
+            outer = list(node.soft_get('outer_values', None) or [])  # extensions/load/paddle/body_inputs
             yields = yielded(program, block)
             if len(yields) != len(args) + 1:
                 raise Error('Paddle while "{}": its body yields {} values for {} loop variables',
                             node.soft_get('name', node.id), len(yields), len(args))
             node.attrs().update(body_block=block, body_inputs=args + outer, body_outputs=yields + outer,
                                 carried_count=len(args), outer_values=outer, classic=False,
-                                outer_ports=connect_outer(node, outer))
+                                outer_ports=list(node.in_slots.get('Outer', [])))
             return
         block = int(pb.attrs['sub_block'])
         read, written = list(pb.inputs.get('X') or []), list(pb.outputs.get('Out') or [])
