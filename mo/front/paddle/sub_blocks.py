@@ -114,13 +114,12 @@ def convert_block(owner: Node, block_idx: int, inputs, specs, outputs, where: st
         graph = Graph(cmd_params={'framework': 'paddle', 'sub_graph': True}, source_format='paddle', layout='NCHW')
         sub = body_program(program, block_idx, [n for n in inputs if n not in weights], outputs)
         program_to_graph(graph, sub, {name: value for name, value in weights.items()})
-        from mo.front.paddle.graph import TENSORS
-        tensors = graph.graph[TENSORS]
+        # by node, not through the var map: a classic body writes its loop variables again (the map then names
+        # the last writer)
+        feeds = {node.soft_get('name'): node for node in graph.get_op_nodes(op='Parameter')}
         for k, (name, spec) in enumerate(zip(inputs, specs)):
-            if name in weights or name not in tensors:
-                continue
-            node = Node(graph, tensors[name][0])
-            if node.soft_get('op') != 'Parameter':
+            node = feeds.get(name)
+            if name in weights or node is None:
                 continue
             node['name'] = input_name(k)
             node['user_shape'] = list(spec.shape) if spec.shape is not None else None
