@@ -8,7 +8,12 @@ default), ``classic`` ``OUT_DIR/NAME.pdmodel``; both with ``NAME.pdiparams`` whe
 For each model it writes ``OUT_DIR/NAME.npz``: the inputs (``in:<feed name>``) it fed Paddle Inference and the
 outputs it got (``out:<fetch name>``, in fetch order).
 
-A model is ``MODELS[name]() -> (layer, [InputSpec], [example arrays])``; weights are random (seeded) and
+``fixtures/p26_ops`` holds classic exports of some of these models by Paddle 2.6 (Paddle 3.3's classic exporter
+fails on most of them), written by ``/tmp/paddle26/bin/python tests/paddle/paddle_models.py
+tests/paddle/fixtures/p26_ops classic eltwise activations shapes indexing reductions encoder`` (a Paddle 2.6 venv
+as ``tools/make_paddle_models.py`` says; the ``.npz`` and ``.pdiparams.info`` files deleted).
+
+A model is ``models(paddle)[name]() -> (layer, [InputSpec], [example arrays])``; weights are random (seeded) and
 batch-norm statistics perturbed, so no layer is an identity by accident.
 """
 import os
@@ -40,6 +45,28 @@ def _perturb(paddle, layer, seed=1):
             buffer.set_value(rng.uniform(0.5, 1.5, size=buffer.shape).astype('float32'))
     layer.eval()
     return layer
+
+
+def _drop_callstacks(model_file):
+    """Remove the Python call stacks the classic exporter stores on every op (``op_callstack``: most of the
+    file, and paths of the machine it ran on), with Paddle's own ``framework_pb2``."""
+    from paddle.base.proto import framework_pb2
+    program = framework_pb2.ProgramDesc()
+    with open(model_file, 'rb') as f:
+        program.ParseFromString(f.read())
+    for block in program.blocks:
+        for op in block.ops:
+            kept = [a for a in op.attrs if a.name != 'op_callstack']
+            del op.attrs[:]
+            op.attrs.extend(kept)
+    with open(model_file, 'wb') as f:
+        f.write(program.SerializeToString())
+
+
+def _plain_kernels(config):
+    """Paddle's plain CPU kernels: oneDNN's refuse some attributes (layer_norm's axis). Paddle 2.6 calls it
+    mkldnn."""
+    (config.disable_onednn if hasattr(config, 'disable_onednn') else config.disable_mkldnn)()
 
 
 def models(paddle):
@@ -144,7 +171,7 @@ def models(paddle):
                     paddle.topk(x, 2)[0], paddle.topk(x, 2, axis=0, largest=False)[1],
                     F.one_hot(i, 6), F.embedding(i, s.table, padding_idx=2),
                     paddle.arange(0, paddle.shape(x)[1], 2).astype('float32'),
-                    paddle.scatter(x, i[1], x[:2] * 2), paddle.full_like(x, 3.0), paddle.zeros_like(i),
+                    paddle.scatter(x, i[1], paddle.full([2, 5], 2.0)), paddle.full_like(x, 3.0), paddle.zeros_like(i),
                     paddle.full([2, 3], 7, 'int64'))
         layer = Fn(forward)
         layer.table = layer.create_parameter([6, 3])
@@ -183,7 +210,7 @@ def models(paddle):
 
 def infer(out_dir, plan_file):
     """Run Paddle Inference on existing models with random inputs: ``plan_file`` is JSON
-    ``{model path: [[feed name, shape, dtype], ...]}``; writes ``OUT_DIR/<stem>.npz`` as ``main`` does."""
+    ``{model path: [[feed name, shape, dtype(, high)], ...]}`` (values below ``high``, 5 by default); writes ``OUT_DIR/<stem>.npz`` as ``main`` does."""
     import json
     import paddle
     with open(plan_file) as f:
@@ -197,11 +224,11 @@ def infer(out_dir, plan_file):
             config = paddle.inference.Config(path, params if os.path.exists(params) else '')
         config.disable_gpu()
         config.switch_ir_optim(False)
-        config.disable_onednn()
+        _plain_kernels(config)
         predictor = paddle.inference.create_predictor(config)
         record = {}
-        for number, (name, shape, dtype) in enumerate(feeds):
-            value = _rand(shape, dtype, low=0 if dtype.startswith('int') else -1, high=5, seed=number)
+        for number, (name, shape, dtype, *high) in enumerate(feeds):
+            value = _rand(shape, dtype, low=0 if dtype.startswith('int') else -1, high=(high or [5])[0], seed=number)
             handle = predictor.get_input_handle(name)
             handle.reshape(shape)
             handle.copy_from_cpu(value)
@@ -226,11 +253,13 @@ def main(out_dir, fmt, names):
         static = paddle.jit.to_static(layer, input_spec=specs, full_graph=True)
         paddle.jit.save(static, prefix)
         model_file = prefix + ('.json' if fmt == 'pir' else '.pdmodel')
+        if fmt == 'classic':
+            _drop_callstacks(model_file)
         params_file = prefix + '.pdiparams'
         config = paddle.inference.Config(model_file, params_file if os.path.exists(params_file) else '')
         config.disable_gpu()
         config.switch_ir_optim(False)  # the program as written, not Paddle's fused rewrite of it
-        config.disable_onednn()  # Paddle's plain CPU kernels: oneDNN's refuse some attributes (layer_norm's axis)
+        _plain_kernels(config)
         predictor = paddle.inference.create_predictor(config)
         record = {}
         for spec_, value in zip(specs, inputs):

@@ -40,6 +40,14 @@ FIXTURE_FEEDS = {
     'p3_pir/net.json': [['x', [2, 3, 8, 8], 'float32']],
     'p3_pir/ib.json': [['a', [2, 4], 'int32'], ['b', [2, 4], 'bool']],
     'p3_pir/mixed.json': [['x', [4, 3], 'float32']],
+    # paddle_models.py's models exported by Paddle 2.6: the classic op names and attributes (elementwise_* with
+    # axis, reshape2, matmul_v2, fill_constant, lookup_table_v2, ...)
+    'p26_ops/eltwise.pdmodel': [['x', [3, 4], 'float32'], ['y', [3, 4], 'float32']],
+    'p26_ops/activations.pdmodel': [['x', [2, 3, 4, 5], 'float32']],
+    'p26_ops/shapes.pdmodel': [['x', [2, 4, 5, 6], 'float32']],
+    'p26_ops/indexing.pdmodel': [['x', [4, 5], 'float32'], ['i', [2, 2], 'int64', 4]],
+    'p26_ops/reductions.pdmodel': [['x', [2, 3, 3], 'float32'], ['y', [2, 3, 3], 'float32']],
+    'p26_ops/encoder.pdmodel': [['src', [2, 7, 32], 'float32']],
 }
 
 

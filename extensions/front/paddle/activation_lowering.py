@@ -2,6 +2,7 @@
 import numpy as np
 
 from extensions.front.paddle.formulas import out_dtype, port
+from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.front.paddle.extractor_utils import input_rank, node_name
 from mo.graph.graph import Node
@@ -192,25 +193,29 @@ class ClipLowering(OpRule):
 
 
 class ScaleLowering(OpRule):
-    """scale(x) = x * scale + bias (bias_after_scale), else (x + bias) * scale; ``scale`` is the ScaleTensor when
-    given (PIR always gives one), else the attribute."""
+    """scale(x) = x * scale + bias (bias_after_scale), else (x + bias) * scale, in x's type; ``scale`` is the
+    ScaleTensor when given (PIR always gives one; a [1] tensor that scales as a scalar), else the attribute."""
     op = 'Paddle_scale'
 
     def rewrite(self, node: Node, b: Builder):
-        from mo.ops.convert import Convert
         x = node.in_port(0)
-        dtype = out_dtype(node)
+
+        def like_x(value, tag):
+            # the program may declare the output in another type than x's (a sum's int64 of int32): x's rules
+            source = b.const(np.array(value, np.float64), tag + '/value') if not hasattr(value, 'out_port') else value
+            return b.op(ConvertLike, [source, x], tag)
+
         factor = port(node, 'ScaleTensor')
         if factor is None:
-            factor = _c(b, node, float(_attr(node, 'scale', 1.0)), 'scale')
-        else:  # a [1] tensor that scales as a scalar: it must not add an axis to a 0-D x
-            scalar = b.op(Reshape, [factor, b.const(np.zeros([0], np.int64), 'scalar_shape')], 'scale_scalar')
-            factor = b.op(Convert, [scalar], 'scale_as_x', dst_type=dtype)
+            factor = like_x(float(_attr(node, 'scale', 1.0)), 'scale')
+        else:  # a 0-D x must stay 0-D
+            factor = like_x(b.op(Reshape, [factor, b.const(np.zeros([0], np.int64), 'scalar_shape')], 'scalar'),
+                            'scale')
         bias = float(_attr(node, 'bias', 0.0))
         if _attr(node, 'bias_after_scale', True):
             scaled = b.op(Mul, [x, factor], 'scaled')
-            return scaled if bias == 0 else b.op(Add, [scaled, _c(b, node, bias, 'bias')], 'biased')
-        shifted = x if bias == 0 else b.op(Add, [x, _c(b, node, bias, 'bias')], 'biased')
+            return scaled if bias == 0 else b.op(Add, [scaled, like_x(bias, 'bias')], 'biased')
+        shifted = x if bias == 0 else b.op(Add, [x, like_x(bias, 'bias')], 'biased')
         return b.op(Mul, [shifted, factor], 'scaled')
 
 

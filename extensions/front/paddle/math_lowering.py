@@ -32,13 +32,13 @@ class ReduceLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         kind = node.formula.replace('reduce_', '')
         pir = bool(node.pb.operands or node.pb.results)
-        if kind == 'sum' and not pir:
+        if node.formula == 'sum' and not pir:
             return AddNLowering.add(b, node)
         x = node.in_port(0)
         rank = rank_of(node)
         axes, tensor = ints_arg(b, node, ('Axis',), ('dim', 'axis'), 'axes', default=[])
         keep = bool(attr(node, ('keep_dim', 'keepdim'), False))
-        if kind == 'mean' and not pir:
+        if node.formula == 'mean' and not pir:
             axes, keep = [], False
         if tensor is None:
             if attr(node, 'reduce_all', False) or not axes:
