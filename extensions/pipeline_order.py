@@ -82,7 +82,7 @@ FRONT = [
     'extensions.front.onnx.rnn_lowering.ONNXLSTMLowering',
     'extensions.front.onnx.rnn_lowering.ONNXGRULowering',
     'extensions.front.onnx.rnn_lowering.ONNXRNNLowering',
-    # Paddle: interpolate, recurrent, detection, control flow
+    # Paddle: interpolate, recurrent, detection, control flow, set_value
     'extensions.front.paddle.interp_lowering.PaddleInterpolateLowering',
     'extensions.front.paddle.rnn_lowering.PaddleRNNLowering',
     'extensions.front.paddle.detection_lowering.PaddleYoloBoxLowering',
@@ -97,6 +97,7 @@ FRONT = [
     'extensions.front.paddle.control_flow_ext.PaddleWhileLowering',
     'extensions.front.paddle.control_flow_ext.PaddleSelectInputLowering',
     'extensions.front.paddle.control_flow_ext.PaddleConditionalBlockLowering',
+    'extensions.front.paddle.set_value_ext.PaddleSetValueLowering',
     # ONNX: quantization
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',

@@ -41,4 +41,8 @@ SLOTS_MORE = {
     'while': (('Condition',) + _numbered('X'), _numbered('Out')),
     'conditional_block': (('Cond', 'Input'), ('Out', 'Scope')),
     'select_input': (('X', 'Mask'), ('Out',)),
+    # slice assignment: PIR's operands (x, [value,] starts, ends, steps); the classic op's *TensorList inputs
+    # and ValueTensor follow the table's slots
+    'set_value': (('Input', 'Starts', 'Ends', 'Steps'), ('Out',)),
+    'set_value_with_tensor': (('Input', 'ValueTensor', 'Starts', 'Ends', 'Steps'), ('Out',)),
 }
