@@ -1,11 +1,11 @@
-"""Cases for set_value (``test_paddle_tensor_ops.py``): slice assignment as ``paddle.jit.to_static`` writes
-it, of a scalar and of a tensor, with steps, negative bounds and a dropped axis."""
+"""Cases for set_value and nonzero (``test_paddle_tensor_ops.py``): slice assignment as ``paddle.jit.to_static``
+writes it, of a scalar and of a tensor, with steps, negative bounds and a dropped axis; ``paddle.nonzero``."""
 import numpy as np
 
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global SetScalar, SetTensor, SetStep, SetDropped, SetDynamic
+    global SetScalar, SetTensor, SetStep, SetDropped, SetDynamic, NonZeroOf
     import paddle
 
     class SetScalar(paddle.nn.Layer):
@@ -41,6 +41,12 @@ def setup():
             return y
 
 
+    class NonZeroOf(paddle.nn.Layer):
+        """Coordinates of a float tensor's non-zero elements and of a comparison's true ones."""
+        def forward(self, x):
+            return paddle.nonzero(x), paddle.nonzero(x > 0.5)
+
+
 def _x(*shape):
     return np.random.rand(*shape).astype(np.float32)
 
@@ -52,5 +58,7 @@ CASES = {
     'set_value_step_negative': lambda: (SetStep(), [('x', [5, 6], 'float32')], [_x(5, 6)]),
     'set_value_dropped_axis': lambda: (SetDropped(), [('x', [3, 4], 'float32'), ('v', [3], 'float32')],
                                        [_x(3, 4), _x(3)]),
+    'nonzero': lambda: (NonZeroOf(), [('x', [3, 4, 2], 'float32')],
+                        [np.where(np.random.rand(3, 4, 2) > 0.4, np.random.rand(3, 4, 2), 0).astype(np.float32)]),
     'set_value_dynamic': lambda: (SetDynamic(), [('x', [2, -1], 'float32')], [_x(2, 6)]),
 }
