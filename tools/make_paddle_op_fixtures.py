@@ -6,7 +6,8 @@
 paddlepaddle==2.6.2``). Each case of ``FIXTURES`` is exported by ``tests/paddle/paddle_export.py`` in the classic
 format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle 2.6 Inference's outputs
 (``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py`` and
-``test_paddle_control_flow.py`` convert them and compare with those outputs. Run by hand when a case changes.
+``test_paddle_control_flow.py`` convert them and compare with those outputs; ``interp_v1`` holds the interpolate
+ops before ``_v2`` for ``test_paddle_interp.py``. Run by hand when a case changes.
 """
 import argparse
 import os
@@ -26,6 +27,44 @@ FIXTURES = {
 }
 
 
+#: the classic interpolate ops before ``_v2`` (one float ``scale``; Paddle 2.x programs still hold them), which no
+#: Python API of Paddle 2.6 writes any more: a static program of the ops themselves, run by Paddle's executor
+INTERP_V1 = [
+    ('bilinear_interp', dict(out_h=-1, out_w=-1, scale=1.7, interp_method='bilinear', align_corners=False,
+                             align_mode=0)),
+    ('nearest_interp', dict(out_h=9, out_w=4, interp_method='nearest', align_corners=False, align_mode=1)),
+    ('bilinear_interp', dict(out_h=11, out_w=3, interp_method='bilinear', align_corners=True, align_mode=1)),
+    ('nearest_interp', dict(out_h=-1, out_w=-1, scale=2.5, interp_method='nearest', align_corners=True,
+                            align_mode=1)),
+]
+
+
+def interp_v1(out: str):
+    """``interp_v1.pdmodel`` with its feeds and Paddle's outputs, as ``paddle_export.py`` writes a case."""
+    import numpy as np  # numpy.random before paddle (see paddle_export.py)
+    np.random.seed(7)
+    import paddle
+    from paddle.base.layer_helper import LayerHelper
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data('x', [1, 2, 5, 7], 'float32')
+        outs = []
+        for op, attrs in INTERP_V1:
+            helper = LayerHelper(op)
+            outs.append(helper.create_variable_for_type_inference('float32'))
+            helper.append_op(type=op, inputs={'X': x}, outputs={'Out': outs[-1]},
+                             attrs=dict(attrs, data_layout='NCHW'))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    feed = np.random.rand(1, 2, 5, 7).astype(np.float32)
+    results = exe.run(main, feed={'x': feed}, fetch_list=outs)
+    prefix = os.path.join(out, 'interp_v1')
+    paddle.static.save_inference_model(prefix, [x], outs, exe, program=main)
+    np.savez(prefix + '.feeds.npz', x=feed)
+    np.savez(prefix + '.outputs.npz', **{'o{}'.format(i): r for i, r in enumerate(results)})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--out', default=DEFAULT_OUT)
@@ -34,6 +73,7 @@ def main():
     for module, cases in FIXTURES.items():
         subprocess.run([sys.executable, EXPORT, 'classic', out, module] + cases, check=True,
                        stdout=subprocess.DEVNULL)
+    interp_v1(out)
     errors = sorted(name for name in os.listdir(out) if name.endswith('.error'))
     if errors:
         sys.exit('Paddle could not export: {} (see the .error files in {})'.format(', '.join(errors), out))
