@@ -61,6 +61,9 @@ def interp_v1(out: str):
     results = exe.run(main, feed={'x': feed}, fetch_list=outs)
     prefix = os.path.join(out, 'interp_v1')
     paddle.static.save_inference_model(prefix, [x], outs, exe, program=main)
+    sys.path.insert(0, os.path.dirname(EXPORT))
+    from paddle_export import drop_callstacks
+    drop_callstacks(prefix + '.pdmodel')
     np.savez(prefix + '.feeds.npz', x=feed)
     np.savez(prefix + '.outputs.npz', **{'o{}'.format(i): r for i, r in enumerate(results)})
 

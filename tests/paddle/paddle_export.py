@@ -17,6 +17,22 @@ import sys
 import traceback
 
 
+def drop_callstacks(model_file):
+    """Remove the Python call stacks the classic exporter stores on every op (``op_callstack``: most of the file,
+    and paths of the machine it ran on), with Paddle's own ``framework_pb2``."""
+    from paddle.base.proto import framework_pb2
+    program = framework_pb2.ProgramDesc()
+    with open(model_file, 'rb') as f:
+        program.ParseFromString(f.read())
+    for block in program.blocks:
+        for op in block.ops:
+            kept = [a for a in op.attrs if a.name != 'op_callstack']
+            del op.attrs[:]
+            op.attrs.extend(kept)
+    with open(model_file, 'wb') as f:
+        f.write(program.SerializeToString())
+
+
 def export(paddle, case, make, out_dir, fmt):
     import numpy as np
     paddle.seed(7)
@@ -29,6 +45,10 @@ def export(paddle, case, make, out_dir, fmt):
     model = prefix + ('.json' if fmt == 'pir' else '.pdmodel')
     if not os.path.isfile(model):
         raise RuntimeError('paddle.jit.save wrote no {}'.format(model))
+    if fmt != 'pir':
+        drop_callstacks(model)
+    if os.path.isfile(prefix + '.pdiparams.info'):
+        os.remove(prefix + '.pdiparams.info')  # training metadata, read by nothing here
     params = prefix + '.pdiparams'
     if os.path.isfile(params):
         config = paddle.inference.Config(model, params)

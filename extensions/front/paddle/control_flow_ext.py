@@ -61,6 +61,11 @@ class _ControlFlowExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
+        # a classic while or conditional_block writes vars in place: the loader names it after its first output
+        # var, which names that var's first writer too; the If/Loop that takes the node's name needs one of its own
+        name = node.soft_get('name', node.id)
+        if any(other.id != node.id and other.soft_get('name') == name for other in node.graph.get_op_nodes()):
+            node['name'] = '{}/{}'.format(name, node['op'])
         node['paddle_program'] = _program(node)
         node['paddle_weights'] = _weights(node)
         node['paddle_op'] = node['op']
