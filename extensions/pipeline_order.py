@@ -93,6 +93,7 @@ FRONT = [
     'extensions.front.paddle.detection_nms_lowering.PaddleMulticlassNmsLowering',
     'extensions.front.paddle.detection_nms_lowering.PaddleMatrixNmsLowering',
     'extensions.front.paddle.detection_nms_lowering.PaddleGenerateProposalsLowering',
+    'extensions.front.paddle.density_prior_lowering.PaddleDensityPriorBoxLowering',
     'extensions.front.paddle.control_flow_ext.PaddleIfLowering',
     'extensions.front.paddle.control_flow_ext.PaddleWhileLowering',
     'extensions.front.paddle.control_flow_ext.PaddleSelectInputLowering',

@@ -1,10 +1,12 @@
 """Paddle's detection ops against Paddle Inference, both formats: yolo_box, box_coder, roi_align,
 deformable_conv(_v1) (``cases_detection.py``), prior_box, multiclass_nms3, matrix_nms, generate_proposals
 (``cases_nms.py``), their attributes varied."""
+import os
+
 import pytest
 
 from tests.paddle import cases_detection, cases_nms
-from tests.paddle.op_check import FORMATS, check_case, export_cases
+from tests.paddle.op_check import FORMATS, HERE, check_case, export_cases
 
 MODULES = {'cases_detection': cases_detection.CASES, 'cases_nms': cases_nms.CASES}
 
@@ -20,3 +22,9 @@ def exported(request, tmp_path_factory):
 def test_detection(exported, module, case, tmp_path):
     fmt, dirs = exported
     check_case(dirs[module], case, fmt, tmp_path)
+
+
+def test_density_prior_box_classic(tmp_path):
+    """density_prior_box (no Python API in Paddle 3): a Paddle 2.6 fixture of three ops (given steps, steps from
+    the sizes with clip, unequal steps with flatten_to_2d; ``tools/make_paddle_op_fixtures.py``)."""
+    check_case(os.path.join(HERE, 'fixtures', 'ops_p26'), 'density_prior_box', 'classic', tmp_path)

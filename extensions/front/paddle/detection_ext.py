@@ -183,3 +183,23 @@ class GenerateProposalsExtractor(_PaddleDetectionExtractor):
                 'post_nms_count': int(_first(attrs, ('post_nms_topN', 'post_nms_top_n'), 1000)),
                 'nms_threshold': float(attrs.get('nms_thresh', 0.5)), 'min_size': float(attrs.get('min_size', 0.1)),
                 'nms_eta': float(attrs.get('eta', 1.0)), 'pixel_offset': bool(attrs.get('pixel_offset', True))}
+
+
+class DensityPriorBoxExtractor(_PaddleDetectionExtractor):
+    """density_prior_box -> PaddleDensityPriorBox (elementwise formulas over the feature map's grid)."""
+    op = 'density_prior_box'
+    internal = 'PaddleDensityPriorBox'
+    ir = 'elementwise formulas'
+
+    @classmethod
+    def attributes(cls, node, attrs):
+        sizes, densities = _floats(attrs.get('fixed_sizes', [])), [int(d) for d in attrs.get('densities', [])]
+        if len(sizes) != len(densities) or not sizes or any(d < 1 for d in densities):
+            raise Error('density_prior_box "{}": fixed_sizes {} and densities {} must pair up, densities positive',
+                        node.soft_get('name', node.id), sizes, densities)
+        return {'fixed_size': sizes, 'density': densities,
+                'fixed_ratio': _floats(attrs.get('fixed_ratios', [1.0])),
+                'variance': _floats(attrs.get('variances', [0.1, 0.1, 0.2, 0.2])),
+                'clip': bool(attrs.get('clip', False)), 'step_w': float(attrs.get('step_w', 0.0)),
+                'step_h': float(attrs.get('step_h', 0.0)), 'offset': float(attrs.get('offset', 0.5)),
+                'flatten_to_2d': bool(attrs.get('flatten_to_2d', False))}
