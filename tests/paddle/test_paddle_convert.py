@@ -8,7 +8,7 @@ import pytest
 from tests.paddle.convert_support import FIXTURES, assert_close, convert, export, infer, reference, run_ir
 from tests.paddle.convert_support import check_model
 
-PIR_MODELS = ['eltwise', 'convs', 'pools', 'norms', 'activations', 'shapes', 'indexing', 'reductions',
+PIR_MODELS = ['eltwise', 'dtypes', 'convs', 'pools', 'norms', 'activations', 'shapes', 'indexing', 'reductions',
               'resnet18', 'mobilenet_v3_small', 'encoder']
 
 
