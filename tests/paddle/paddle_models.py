@@ -210,6 +210,12 @@ def models(paddle):
             [_rand([3, 4]), _rand([3, 4], 'int64', 0, 20, seed=1), _rand([3, 4], 'bool', seed=2)]
 
     @model
+    def mish_pattern():
+        def forward(s, x):
+            return x * paddle.tanh(F.softplus(x))
+        return Fn(forward), [spec([-1, 6], 'float32', 'x')], [_rand([2, 6], low=-3, high=3)]
+
+    @model
     def resnet18():
         return paddle.vision.models.resnet18(num_classes=10), [spec([-1, 3, 64, 64], 'float32', 'image')], \
             [_rand([2, 3, 64, 64])]
