@@ -235,7 +235,8 @@ def models(paddle):
 
 def infer(out_dir, plan_file):
     """Run Paddle Inference on existing models with random inputs: ``plan_file`` is JSON
-    ``{model path: [[feed name, shape, dtype(, high)], ...]}`` (values below ``high``, 5 by default); writes ``OUT_DIR/<stem>.npz`` as ``main`` does."""
+    ``{model path: [[feed name, shape, dtype(, high)], ...]}`` (values below ``high``, 5 by default); writes
+    ``OUT_DIR/<dir name>_<stem>.npz`` as ``main`` does."""
     import json
     import paddle
     with open(plan_file) as f:

@@ -6,6 +6,7 @@ from mo.front.common.rule import Builder, OpRule
 from mo.front.paddle.extractor_utils import input_rank
 from mo.graph.graph import Node
 from mo.ops import elementwise
+from mo.ops.activation_ops import Floor
 from mo.ops.unsqueeze import Unsqueeze
 
 _ELTWISE = {cls.op: cls for cls in (
@@ -34,7 +35,6 @@ class FloorDivideLowering(OpRule):
     op = 'Paddle_floor_divide'
 
     def rewrite(self, node: Node, b: Builder):
-        from mo.ops.activation_ops import Floor
         x, y = node.in_port(0), node.in_port(1)
         if node.float_quotient:
             return b.op(Floor, [b.op(elementwise.Div, [x, y], 'quotient')], 'floor')
