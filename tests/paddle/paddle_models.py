@@ -173,7 +173,7 @@ def models(paddle):
                     F.one_hot(i, 6), F.embedding(i, s.table, padding_idx=2),
                     paddle.arange(0, paddle.shape(x)[1], 2).astype('float32'),
                     paddle.scatter(x, i[1], paddle.full([2, 5], 2.0)), paddle.full_like(x, 3.0), paddle.zeros_like(i),
-                    paddle.full([2, 3], 7, 'int64'))
+                    paddle.full([2, 3], 7, 'int64'), paddle.full(paddle.shape(x)[:1], 1.5) + x[:, 0])
         layer = Fn(forward)
         layer.table = layer.create_parameter([6, 3])
         return layer, [spec([-1, 5], 'float32', 'x'), spec([2, 2], 'int64', 'i')], \

@@ -22,6 +22,12 @@ def test_pir_model_matches_paddle(pir_dir, name, tmp_path):
     check_model(pir_dir, name, tmp_path)
 
 
+def test_dynamic_height_and_width(pir_dir, tmp_path):
+    """resnet18 with its batch, height and width left dynamic still computes Paddle's numbers."""
+    result = check_model(pir_dir, 'resnet18', tmp_path, input='image[?,3,?,?]')
+    assert [list(i.shape) for i in result.inputs] == [[-1, 3, -1, -1]]
+
+
 def test_ir_inputs_and_outputs_carry_the_feed_and_fetch_names(pir_dir, tmp_path):
     result = check_model(pir_dir, 'eltwise', tmp_path)
     assert [i.name for i in result.inputs] == ['x', 'y']
