@@ -188,6 +188,7 @@ FRONT = [
     'extensions.front.paddle.constant_lowering.FillConstantLowering',
     'extensions.front.paddle.constant_lowering.FullLikeLowering',
     'extensions.front.paddle.elementwise_lowering.EltwiseAxisLowering',
+    'extensions.front.paddle.elementwise_lowering.FloorDivideLowering',
     'extensions.front.paddle.index_lowering.SliceLowering',
     'extensions.front.paddle.index_lowering.GatherLowering',
     'extensions.front.paddle.index_lowering.GatherNDLowering',

@@ -23,6 +23,8 @@ DEFERRED = {
     ('mo.pipeline.summarize', 'mo.pipeline.tool_model'): 'import mo.api stays cheap: the model reader (loader, '
                                                           'inliner) loads when a model is summarized',
     ('extensions.load.tf.loader', 'mo.front.tf.control_flow'): 'the control-flow raiser loads for loops only',
+    ('mo.front.paddle.messages', 'mo.utils.proto_schema.pool'):
+        "Paddle's descriptor pool is built the first time a classic program is read",
     ('mo.api', 'mo.pipeline.summarize'): 'TensorFlow\'s reader loads for summarize_graph only: a conversion of '
                                          'another framework\'s model imports none of it',
     ('mo.graph.graph', 'mo.ops.result'): "add_opoutput, the Model Optimizer's name kept in mo.graph.graph: "

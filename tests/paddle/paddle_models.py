@@ -35,7 +35,8 @@ def _perturb(paddle, layer, seed=1):
     """Random weights everywhere, batch-norm means and variances away from 0 and 1."""
     rng = np.random.default_rng(seed)
     for name, param in layer.named_parameters():
-        param.set_value(rng.uniform(-0.5, 0.5, size=param.shape).astype('float32'))
+        dtype = 'float16' if param.dtype in (paddle.float16,) else 'float32'
+        param.set_value(rng.uniform(-0.5, 0.5, size=param.shape).astype(dtype))
     for name, buffer in layer.named_buffers():
         if buffer.dtype not in (paddle.float32,):
             continue
@@ -172,7 +173,7 @@ def models(paddle):
                     F.one_hot(i, 6), F.embedding(i, s.table, padding_idx=2),
                     paddle.arange(0, paddle.shape(x)[1], 2).astype('float32'),
                     paddle.scatter(x, i[1], paddle.full([2, 5], 2.0)), paddle.full_like(x, 3.0), paddle.zeros_like(i),
-                    paddle.full([2, 3], 7, 'int64'))
+                    paddle.full([2, 3], 7, 'int64'), paddle.full(paddle.shape(x)[:1], 1.5) + x[:, 0])
         layer = Fn(forward)
         layer.table = layer.create_parameter([6, 3])
         return layer, [spec([-1, 5], 'float32', 'x'), spec([2, 2], 'int64', 'i')], \
@@ -189,6 +190,30 @@ def models(paddle):
                     paddle.add_n([x, x, x]), paddle.mean(x))
         return Fn(forward), [spec([-1, 3, 3], 'float32', 'x'), spec([-1, 3, 3], 'float32', 'y')], \
             [_rand([2, 3, 3]), _rand([2, 3, 3], seed=3)]
+
+    @model
+    def dtypes():
+        def forward(s, x, i, b):
+            d = x.astype('float64')
+            j = i.astype('int32')
+            return (paddle.nn.functional.softmax(paddle.matmul(d, d, transpose_y=True) / 3), d.sum(1),
+                    i * 3 - i // 2, paddle.floor_divide(i - 7, paddle.full_like(i, 3)), paddle.remainder(i - 7, 3),
+                    j + 2, (j * 2).astype('int64'), x * s.weight16.astype('float32'),
+                    (x * 40).astype('int8'), (x * 40 + 50).astype('uint8'), (x * 40).astype('int16').astype('int32'),
+                    paddle.logical_xor(b, x > 0), paddle.where(b, i, -i), b.astype('float32').sum(),
+                    paddle.floor_divide(x * 5, paddle.full_like(x, 2.0)), paddle.maximum(i, j.astype('int64')))
+        layer = Fn(forward)
+        # a float16 weight (OpenVINO's CPU plugin drops an f32 -> f16 -> f32 round trip of a tensor, so the f16
+        # path is a weight's)
+        layer.weight16 = layer.create_parameter([4], 'float16')
+        return layer, [spec([-1, 4], 'float32', 'x'), spec([-1, 4], 'int64', 'i'), spec([-1, 4], 'bool', 'b')], \
+            [_rand([3, 4]), _rand([3, 4], 'int64', 0, 20, seed=1), _rand([3, 4], 'bool', seed=2)]
+
+    @model
+    def mish_pattern():
+        def forward(s, x):
+            return x * paddle.tanh(F.softplus(x))
+        return Fn(forward), [spec([-1, 6], 'float32', 'x')], [_rand([2, 6], low=-3, high=3)]
 
     @model
     def resnet18():
@@ -210,7 +235,8 @@ def models(paddle):
 
 def infer(out_dir, plan_file):
     """Run Paddle Inference on existing models with random inputs: ``plan_file`` is JSON
-    ``{model path: [[feed name, shape, dtype(, high)], ...]}`` (values below ``high``, 5 by default); writes ``OUT_DIR/<stem>.npz`` as ``main`` does."""
+    ``{model path: [[feed name, shape, dtype(, high)], ...]}`` (values below ``high``, 5 by default); writes
+    ``OUT_DIR/<dir name>_<stem>.npz`` as ``main`` does."""
     import json
     import paddle
     with open(plan_file) as f:

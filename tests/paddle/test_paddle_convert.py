@@ -8,8 +8,8 @@ import pytest
 from tests.paddle.convert_support import FIXTURES, assert_close, convert, export, infer, reference, run_ir
 from tests.paddle.convert_support import check_model
 
-PIR_MODELS = ['eltwise', 'convs', 'pools', 'norms', 'activations', 'shapes', 'indexing', 'reductions',
-              'resnet18', 'mobilenet_v3_small', 'encoder']
+PIR_MODELS = ['mish_pattern', 'eltwise', 'dtypes', 'convs', 'pools', 'norms', 'activations', 'shapes', 'indexing',
+              'reductions', 'resnet18', 'mobilenet_v3_small', 'encoder']
 
 
 @pytest.fixture(scope='module')
@@ -22,12 +22,48 @@ def test_pir_model_matches_paddle(pir_dir, name, tmp_path):
     check_model(pir_dir, name, tmp_path)
 
 
+def test_dynamic_height_and_width(pir_dir, tmp_path):
+    """resnet18 with its batch, height and width left dynamic still computes Paddle's numbers."""
+    result = check_model(pir_dir, 'resnet18', tmp_path, input='image[?,3,?,?]')
+    assert [list(i.shape) for i in result.inputs] == [[-1, 3, -1, -1]]
+
+
 def test_ir_inputs_and_outputs_carry_the_feed_and_fetch_names(pir_dir, tmp_path):
     result = check_model(pir_dir, 'eltwise', tmp_path)
     assert [i.name for i in result.inputs] == ['x', 'y']
     # PIR's fetch names (the IR orders its Results topologically, not in fetch order)
     assert sorted(o.name for o in result.outputs) == ['fetch_name_0', 'fetch_name_1', 'fetch_name_2']
     assert [list(i.shape) for i in result.inputs] == [[-1, 4], [-1, 4]]
+
+
+def test_framework_neutral_fusions_match_paddle_graphs(pir_dir, tmp_path):
+    """After the front phase the ops have mo's internal names, so the Mish fusion (written for TensorFlow and
+    ONNX graphs) finds x * tanh(softplus(x)) in a Paddle model too."""
+    result = check_model(pir_dir, 'mish_pattern', tmp_path)
+    layers = result.xml_path.read_text()
+    assert 'type="Mish"' in layers and 'type="Tanh"' not in layers
+
+
+def test_an_extension_extractor_converts_an_op_mo_lacks(tmp_path):
+    """A user's extractor in ``front/paddle/`` of an --extensions directory takes a Paddle op by its type."""
+    import shutil
+    model = tmp_path / 'net.json'
+    with open(os.path.join(FIXTURES, 'p3_pir/net.json'), 'rb') as f:
+        model.write_bytes(f.read().replace(b'"1.relu"', b'"1.frobnicate"'))
+    shutil.copy(os.path.join(FIXTURES, 'p3_pir/net.pdiparams'), tmp_path / 'net.pdiparams')
+    ext = tmp_path / 'ext' / 'front' / 'paddle'
+    ext.mkdir(parents=True)
+    (ext / 'frobnicate_ext.py').write_text(
+        'from mo.front.extractor import FrontExtractorOp\n'
+        'from mo.ops.activation_ops import ReLU\n\n\n'
+        'class FrobnicateExtractor(FrontExtractorOp):\n'
+        '    op = "frobnicate"\n\n'
+        '    @classmethod\n'
+        '    def extract(cls, node):\n'
+        '        ReLU.update_node_stat(node, {})\n'
+        '        return True\n')
+    result = convert(str(model), tmp_path / 'ir', extensions=[str(tmp_path / 'ext')])
+    assert 'type="ReLU"' in result.xml_path.read_text() or 'type="Relu"' in result.xml_path.read_text()
 
 
 #: the committed fixtures that hold no control flow or recurrent op: path -> feeds

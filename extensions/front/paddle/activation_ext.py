@@ -1,13 +1,10 @@
 """Extractors for Paddle's activations and unary math ops that are one opset op each; those that are formulas
-(gelu, hard_sigmoid, selu, prelu, ...) become ``Paddle*`` ops for ``activation_lowering.py``."""
-import numpy as np
-
+(gelu, hard_sigmoid, selu, prelu, ...) become ``Paddle_*`` ops for ``activation_lowering.py``."""
 from mo.front.extractor import FrontExtractorOp, OpTableExtractor
-from mo.front.paddle.extractor_utils import node_name, paddle_attr
+from mo.front.paddle.extractor_utils import paddle_attr
 from mo.ops import activation_ops, bitwise, elementwise, math_ops
 from mo.ops.activation_ops import Clamp, Elu
 from mo.ops.nn_ops import LogSoftmax, Softmax
-from mo.utils.error import Error
 
 _UNARY = {
     'relu': activation_ops.ReLU, 'sigmoid': activation_ops.Sigmoid, 'tanh': activation_ops.Tanh,
@@ -60,12 +57,12 @@ class SoftmaxExtractor(FrontExtractorOp):
 
 
 class FormulaExtractor(FrontExtractorOp):
-    """Activations that are formulas of opset ops -> ``Paddle<Name>`` with their attributes for
+    """Activations that are formulas of opset ops -> ``Paddle_<name>`` with their attributes for
     ``activation_lowering.py``: gelu, hard_sigmoid, hard_swish, selu, softplus, mish, rsqrt, square, prelu, pow,
     clip, scale, ... (Paddle 3's hardsigmoid and hardswish under the classic names)."""
-    op = ['gelu', 'leaky_relu', 'hard_sigmoid', 'hardsigmoid', 'hard_swish', 'hardswish', 'selu', 'softplus', 'mish', 'rsqrt',
-          'square', 'prelu', 'pow', 'clip', 'scale', 'reciprocal', 'log1p', 'log2', 'log10', 'round', 'hardtanh',
-          'brelu']
+    op = ['gelu', 'leaky_relu', 'hard_sigmoid', 'hardsigmoid', 'hard_swish', 'hardswish', 'selu', 'softplus',
+          'mish', 'rsqrt', 'square', 'prelu', 'pow', 'clip', 'scale', 'reciprocal', 'log1p', 'log2', 'log10',
+          'round', 'hardtanh', 'brelu']
 
     @classmethod
     def extract(cls, node):

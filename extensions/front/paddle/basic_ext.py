@@ -3,7 +3,6 @@ value on (``assign``, inference ``dropout``, ``share_data``)."""
 import numpy as np
 
 from mo.front.extractor import FrontExtractorOp
-from mo.front.paddle.extractor_utils import paddle_attr
 from mo.ops.const import Const
 from mo.ops.identity import Identity
 from mo.ops.parameter import Parameter

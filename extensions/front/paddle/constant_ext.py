@@ -47,8 +47,8 @@ def set_const(node, value):
 
 class FullExtractor(FrontExtractorOp):
     """full (Paddle 3), fill_constant (classic) -> Const of ``shape`` filled with ``value``; a classic one whose
-    shape or value is a tensor -> ``Paddle_fill_constant`` (Broadcast)."""
-    op = ['full', 'fill_constant']
+    shape or value is a tensor, and Paddle 3's full_with_tensor, -> ``Paddle_fill_constant`` (Broadcast)."""
+    op = ['full', 'fill_constant', 'full_with_tensor']
 
     @classmethod
     def extract(cls, node):

@@ -2,7 +2,7 @@
 ``constant_ext.py``)."""
 import numpy as np
 
-from extensions.front.paddle.formulas import I64, as_i64_vector, port
+from extensions.front.paddle.formulas import I64, as_i64_vector, out_dtype, port
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
@@ -38,7 +38,6 @@ class FullLikeLowering(OpRule):
     op = 'Paddle_full_like'
 
     def rewrite(self, node: Node, b: Builder):
-        from extensions.front.paddle.formulas import out_dtype
         dtype = out_dtype(node)
         value = port(node, 'ValueTensor')
         if value is None:

@@ -4,7 +4,7 @@ Paddle 3 broadcasts as numpy does. A classic op's ``axis`` (not -1) aligns Y's d
 ``axis`` on, so Y gets trailing 1-dims (``elementwise_lowering.py``) before numpy broadcasting applies.
 """
 from mo.front.extractor import FrontExtractorOp
-from mo.front.paddle.extractor_utils import input_rank, paddle_attr
+from mo.front.paddle.extractor_utils import input_rank, output_dtype, paddle_attr
 from mo.ops import bitwise, elementwise
 
 #: the binary ops by Paddle name: (mo op class, extra attributes)
@@ -17,6 +17,7 @@ BINARY = {
     'elementwise_max': elementwise.Maximum, 'maximum': elementwise.Maximum,
     'elementwise_min': elementwise.Minimum, 'minimum': elementwise.Minimum,
     'elementwise_mod': elementwise.FloorMod, 'remainder': elementwise.FloorMod,
+    'elementwise_floordiv': elementwise.Div, 'floor_divide': elementwise.Div,
     'equal': elementwise.Equal, 'not_equal': elementwise.NotEqual, 'less_than': elementwise.Less,
     'less_equal': elementwise.LessEqual, 'greater_than': elementwise.Greater,
     'greater_equal': elementwise.GreaterEqual, 'logical_and': elementwise.LogicalAnd,
@@ -25,8 +26,10 @@ BINARY = {
     'bitwise_and': bitwise.BitwiseAnd, 'bitwise_or': bitwise.BitwiseOr, 'bitwise_xor': bitwise.BitwiseXor,
 }
 
-#: Paddle divides integers rounding toward zero (C's division), the opset by default toward -inf
+#: Paddle divides integers rounding toward zero (C's division); floor_divide rounds toward -inf
+#: (``elementwise_lowering.FloorDivideLowering``: OpenVINO's CPU plugin truncates whatever m_pythondiv says)
 _TRUNCATING = {'elementwise_div', 'divide'}
+_FLOOR = {'elementwise_floordiv', 'floor_divide'}
 
 
 def trailing_ones(node) -> int:
@@ -51,6 +54,11 @@ class BinaryExtractor(FrontExtractorOp):
     def extract(cls, node):
         op_class = BINARY[node.op]
         attrs = {'python_div': False} if node.op in _TRUNCATING else {}
+        if node.op in _FLOOR:
+            dtype = output_dtype(node, 'Out')
+            node['float_quotient'] = dtype is None or dtype.kind == 'f'
+            node['op'] = 'Paddle_floor_divide'
+            return True
         ones = trailing_ones(node)
         if ones:
             node.attrs().update(dict(attrs, eltwise=op_class.op, y_trailing_ones=ones))

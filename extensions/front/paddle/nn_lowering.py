@@ -1,7 +1,7 @@
 """Paddle's convolutions and pooling (``Paddle_*`` ops of ``nn_ext.py``) as opset ops."""
 import numpy as np
 
-from extensions.front.paddle.formulas import I64, as_i64_vector, port
+from extensions.front.paddle.formulas import I64, port
 from extensions.ops.adaptive_pool import AdaptiveAvgPool, AdaptiveMaxPool
 from mo.front.common.rule import Builder, OpRule
 from mo.front.paddle.extractor_utils import input_var, node_name

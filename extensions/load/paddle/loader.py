@@ -1,10 +1,9 @@
 """Load phase for PaddlePaddle: read the program and params, apply --input/--output, add Results, extract ops."""
-import numpy as np
-
 from mo.front.common.input_spec import input_specs, parse_output
 from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.paddle.graph import PROGRAM, TENSORS, program_to_graph
+from mo.front.paddle.load import read_model
 from mo.graph.graph import Graph, Node
 from mo.ops.result import Result
 from mo.utils.error import Error, UsageError
@@ -45,7 +44,6 @@ class PaddleLoader(LoadReplacementPattern):
     def find_and_replace_pattern(self, graph: Graph):
         if graph.number_of_nodes():
             return  # the caller loaded the model already
-        from mo.front.paddle.load import read_model
         params = _params(graph)
         program, weights = read_model(params['input_model'], params.get('paddle_params'))
         program_to_graph(graph, program, weights)

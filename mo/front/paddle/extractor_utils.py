@@ -2,6 +2,7 @@
 name, ports by slot (``node['in_slots']``/``node['out_slots']``)."""
 import numpy as np
 
+from mo.front.paddle.graph import PROGRAM
 from mo.utils.error import Error
 
 
@@ -70,7 +71,6 @@ def output_var(node, slot: str, i: int = 0):
 
 def _var(node, names, i):
     """The ``i``-th var of a slot's ``names``, a PIR vector standing for its members (as its ports do)."""
-    from mo.front.paddle.graph import PROGRAM
     program = node.graph.graph.get(PROGRAM)
     if program is None:
         return None

@@ -96,6 +96,7 @@ SLOTS.update({
     'fill_constant': (('ValueTensor', 'ShapeTensor', 'ShapeTensorList'), ('Out',)),
     'full': ((), ('Out',)),
     'full_int_array': ((), ('Out',)),
+    'full_with_tensor': (('ValueTensor', 'ShapeTensor'), ('Out',)),
     'assign_value': (('X',), ('Out',)),
     'full_like': (('X', 'ValueTensor'), ('Out',)),
     'range': (('Start', 'End', 'Step'), ('Out',)),
