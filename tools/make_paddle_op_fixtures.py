@@ -7,7 +7,8 @@ paddlepaddle==2.6.2``). Each case of ``FIXTURES`` is exported by ``tests/paddle/
 format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle 2.6 Inference's outputs
 (``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py`` and
 ``test_paddle_control_flow.py`` convert them and compare with those outputs; ``interp_v1`` holds the interpolate
-ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``. Run by hand when a case changes.
+ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``. Run by
+hand when a case changes.
 """
 import argparse
 import os

@@ -88,8 +88,8 @@ def _detections(images=2, boxes=12, classes=3, pixels=False):
 def _nms(layer_class, pixels=False, **attrs):
     def make():
         bboxes, scores = _detections(pixels=pixels)
-        return globals()[layer_class](**attrs), [('bboxes', [-1, 12, 4], 'float32'), ('scores', [-1, 3, 12], 'float32')], \
-            [bboxes, scores]
+        specs = [('bboxes', [-1, 12, 4], 'float32'), ('scores', [-1, 3, 12], 'float32')]
+        return globals()[layer_class](**attrs), specs, [bboxes, scores]
     return make
 
 

@@ -8,7 +8,8 @@ and Paddle's native libraries stay out of the pytest worker). ``MODULE`` is a mo
 ``CASES`` maps a case name to a function returning ``(layer, specs, feeds)``: a ``paddle.nn.Layer``, its input
 specs ``[(name, shape, dtype)]`` (-1 for a dynamic dimension) and the numpy arrays to feed. For each case this
 writes ``OUT_DIR/<case>.json`` or ``.pdmodel`` (with ``.pdiparams``), ``OUT_DIR/<case>.feeds.npz`` and
-``OUT_DIR/<case>.outputs.npz`` (``o0``, ``o1``... in fetch order) with their names in ``<case>.outputs.txt``; a case Paddle cannot export or run writes
+``OUT_DIR/<case>.outputs.npz`` (``o0``, ``o1``... in fetch order) with their names in ``<case>.outputs.txt``;
+a case Paddle cannot export or run writes
 ``OUT_DIR/<case>.error`` with the reason instead.
 """
 import importlib

@@ -21,14 +21,7 @@ def exported(tmp_path_factory):
     return export_cases('cases_rnn', 'pir', str(tmp_path_factory.mktemp('rnn_pir')))
 
 
-#: PIR cases that need an op outside this family: the zero initial states of a dynamic batch are
-#: ``full_with_tensor``, a core op not converted yet
-NEEDS_OTHER_OPS = {'gru_2layers_dynamic', 'lstm_time_major_dynamic'}
-
-
-@pytest.mark.parametrize('case', [pytest.param(c, marks=pytest.mark.xfail(reason='full_with_tensor is not converted '
-                                                                         'yet', strict=False))
-                                  if c in NEEDS_OTHER_OPS else c for c in sorted(CASES)])
+@pytest.mark.parametrize('case', sorted(CASES))
 def test_rnn_pir(exported, case, tmp_path):
     check_case(exported, case, 'pir', tmp_path)
 
