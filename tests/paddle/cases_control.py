@@ -6,7 +6,7 @@ import numpy as np
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global IfElse, IfOnInput, IfTwoOutputs, WhileCount, WhileInIf
+    global IfElse, IfOnInput, IfTwoOutputs, WhileCount, WhileInIf, IfInWhile
     import paddle
 
     class IfElse(paddle.nn.Layer):
@@ -63,6 +63,24 @@ def setup():
                 y = x * 2.0
             return y
 
+    class IfInWhile(paddle.nn.Layer):
+        """An if on the loop variable inside a loop, its branches reading a value from outside the loop."""
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(3, 3)
+
+        def forward(self, x, n):
+            i = paddle.zeros([1], dtype='int64')
+            y = x
+            z = self.fc(x)
+            while i < n:
+                if paddle.mean(y) > 2.0:
+                    y = y - z
+                else:
+                    y = y + 1.0
+                i = i + 1
+            return y
+
 
 def _x(*shape):
     return np.random.rand(*shape).astype(np.float32)
@@ -83,4 +101,6 @@ CASES = {
                         [_x(2, 3), np.array([0], np.int64)]),
     'while_in_if': lambda: (WhileInIf(), [('x', [2, 2], 'float32'), ('n', [1], 'int64')],
                             [_x(2, 2) + 0.5, np.array([4], np.int64)]),
+    'if_in_while': lambda: (IfInWhile(), [('x', [2, 3], 'float32'), ('n', [1], 'int64')],
+                            [_x(2, 3), np.array([5], np.int64)]),
 }
