@@ -16,6 +16,7 @@ from mo.ops.reshape import Reshape
 from mo.ops.shapeof import ShapeOf
 from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
+from mo.utils.error import Error
 
 F32 = np.float32
 
@@ -49,11 +50,16 @@ class PaddlePriorBoxLowering(OpRule):
 class PaddleMulticlassNmsLowering(OpRule):
     """multiclass_nms3(BBoxes [N, M, 4], Scores [N, C, M], RoisNum) -> Out [K, 6], Index [K, 1], NmsRoisNum [N] =
     MulticlassNms-9: Paddle lists each image's kept boxes by class, then by score (``classid``, per image), and
-    indexes them ``image * M + box`` as the opset does."""
+    indexes them ``image * M + box`` as the opset does. The two-stage form with RoisNum (BBoxes ``[M, C, 4]``,
+    Scores ``[M, C]``) is refused: given class-major, MulticlassNms keeps the same boxes but orders them within a
+    class differently from Paddle."""
     op = 'PaddleMulticlassNms'
 
     def rewrite(self, node: Node, b: Builder):
         inputs = [_port(node, 'BBoxes'), _port(node, 'Scores'), _port(node, 'RoisNum', False)]
+        if inputs[2] is not None:
+            raise Error('multiclass_nms3 "{}": RoisNum (per-RoI boxes of each class) is not supported: MulticlassNms '
+                        'keeps the same boxes but lists them within a class in another order than Paddle', b.name)
         nms = b.op(MulticlassNms, inputs, 'nms', sort_result_type='classid', sort_result_across_batch=False,
                    output_type=np.int32, iou_threshold=node.iou_threshold, score_threshold=node.score_threshold,
                    nms_top_k=node.nms_top_k, keep_top_k=node.keep_top_k, background_class=node.background_class,
