@@ -66,6 +66,9 @@ for mode in ('nearest', 'bilinear', 'bicubic'):
         CASES[tag + '_size'] = _image(lambda m=mode, a=align_corners: Interp(size=[9, 4], mode=m, align_corners=a))
         CASES[tag + '_size_dynamic'] = _image(lambda m=mode, a=align_corners: SizeFromShape(m, align_corners=a),
                                               dynamic=True)
+# an output size of 1: Paddle's ratio is 0 there (the first row), not half_pixel's centre
+CASES['bilinear_size_one'] = _image(lambda: Interp(size=[1, 4], mode='bilinear'))
+CASES['bicubic_size_one'] = _image(lambda: Interp(size=[6, 1], mode='bicubic'))
 CASES['bilinear_am1_scale2'] = _image(lambda: Interp(scale_factor=2, mode='bilinear', align_mode=1))
 CASES['bilinear_am1_size'] = _image(lambda: Interp(size=[11, 3], mode='bilinear', align_mode=1))
 CASES['bilinear_nhwc'] = lambda: (Interp(size=[8, 10], mode='bilinear', data_format='NHWC'),

@@ -14,7 +14,7 @@ from mo.ops.activation_ops import Floor
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Mul
+from mo.ops.elementwise import Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.interpolate import Interpolate
 from mo.ops.reshape import Reshape
@@ -72,6 +72,9 @@ class PaddleInterpolateLowering(OpRule):
             else:
                 target, mode = b.const(scales, 'scales', F32), 'scales'
         elif all(s > 0 for s in node.sizes_attr):
+            if 1 in node.sizes_attr and node.coordinate_transformation_mode == 'half_pixel' and \
+                    node.mode != 'nearest':
+                return self._to_one(node, b, x, spatial)
             target, mode = b.const(np.array(node.sizes_attr, I64), 'sizes', I64), 'sizes'
         else:
             raise Error('{} "{}" has no output size: no SizeTensor, OutSize or Scale input, and neither its scale '
@@ -80,6 +83,39 @@ class PaddleInterpolateLowering(OpRule):
             target, mode = mode, 'sizes'
         attrs['shape_calculation_mode'] = mode
         return b.op(Interpolate, [x, target, axes], 'interpolate', **attrs)
+
+    @staticmethod
+    def _to_one(node: Node, b: Builder, x, spatial: int):
+        """Constant sizes with a 1 in the half-pixel linear or cubic modes: Paddle's ratio is 0 along that axis, so
+        it samples at -0.5 clamped to 0 (linear: the first row) or at -0.5 unclamped (cubic: rows 0, 0, 0, 1 with
+        Keys' weights at 1/2: ``1.09375 * row 0 - 0.09375 * row 1``), where Interpolate would take the centre.
+        Those axes are done with Gathers, the others by Interpolate."""
+        first = 2 if node.layout == 'NCHW' else 1
+        axes = [first + k for k in range(spatial)]
+        rest = []
+        for axis, size in zip(axes, node.sizes_attr):
+            if size != 1:
+                rest.append((axis, size))
+                continue
+            tag = 'axis{}'.format(axis)
+            row0 = b.op(Gather, [x, b.const([0], tag + '/first', I64), b.const(axis, tag + '/axis', I64)],
+                        tag + '/row0')
+            if node.mode != 'cubic':
+                x = row0
+                continue
+            last = b.op(Sub, [b.op(Gather, [b.op(ShapeOf, [x], tag + '/shape'), b.const([axis], tag + '/dim', I64),
+                                            b.const(0, tag + '/dim_axis', I64)], tag + '/size'),
+                              b.const([1], tag + '/one', I64)], tag + '/last')
+            second = b.op(Minimum, [b.const([1], tag + '/second_index', I64), last], tag + '/second')
+            row1 = b.op(Gather, [x, second, b.const(axis, tag + '/axis1', I64)], tag + '/row1')
+            x = b.op(Sub, [b.op(Mul, [row0, b.const(1.09375, tag + '/w0', F32)], tag + '/weighted0'),
+                           b.op(Mul, [row1, b.const(0.09375, tag + '/w1', F32)], tag + '/weighted1')], tag + '/cubic')
+        if not rest:
+            return x
+        return b.op(Interpolate, [x, b.const(np.array([s for _, s in rest], I64), 'sizes', I64),
+                                  b.const(np.array([a for a, _ in rest], I64), 'rest_axes', I64)], 'interpolate',
+                    mode=node.mode, coordinate_transformation_mode='half_pixel', nearest_mode=node.nearest_mode,
+                    cube_coeff=-0.75, antialias=False, shape_calculation_mode='sizes')
 
     @staticmethod
     def _v1_sizes(b: Builder, x, axes, scales):
