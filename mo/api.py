@@ -204,7 +204,8 @@ def _freeze_tensorflow(model) -> bytes:
 
 
 def convert_model(input_model, **options) -> ConversionResult:
-    """Convert ``input_model`` (a path, GraphDef bytes or message, Keras model or TF function) to IR.
+    """Convert ``input_model`` (a path, GraphDef bytes or message, Keras model or TF function, or a
+    ``paddle.nn.Layer`` with ``example_input``) to IR.
 
     ``options`` are ``mo convert``'s: ``output_dir``, ``model_name``, ``input`` (``["x", ("y", [1, 3],
     np.float32)]``), ``input_shape`` (``[1, 224, 224, 3]``), ``output`` (``["a", "b"]``), ``batch``,
@@ -212,6 +213,28 @@ def convert_model(input_model, **options) -> ConversionResult:
     ``mean_values``, ``scale_values``, ``reverse_input_channels``, ... Without ``output_dir`` the IR goes
     to a temporary directory owned by the result. Raises ``mo.Error``.
     """
+    example_input = options.pop('example_input', None)
+    exported = None
+    if _is_paddle_layer(input_model):
+        from mo.front.paddle.layer import export_layer
+        exported = tempfile.TemporaryDirectory(prefix='mo-paddle-')
+        input_model = export_layer(input_model, example_input, exported.name)
+        options.setdefault('model_name', 'model')
+    elif example_input is not None:
+        raise Error('example_input is for a paddle.nn.Layer; input_model is a {}', type(input_model).__name__)
+    try:
+        return _convert(input_model, options)
+    finally:
+        if exported is not None:
+            exported.cleanup()
+
+
+def _is_paddle_layer(model) -> bool:
+    """An instance of ``paddle.nn.Layer``, told by its classes' modules (``paddle`` is not imported to ask)."""
+    return any(cls.__module__.split('.')[0] == 'paddle' and cls.__name__ == 'Layer' for cls in type(model).__mro__)
+
+
+def _convert(input_model, options: dict) -> ConversionResult:
     data = _model_bytes(input_model)
     scratch = None
     if options.get('output_dir') is None:

@@ -210,6 +210,19 @@ def models(paddle):
             [_rand([3, 4]), _rand([3, 4], 'int64', 0, 20, seed=1), _rand([3, 4], 'bool', seed=2)]
 
     @model
+    def misc():
+        def forward(s, x, i):
+            return (paddle.bmm(x, x), paddle.flip(x, [0, 2]), paddle.index_select(x, i[0], axis=1),
+                    paddle.take_along_axis(x, i[0].reshape([1, 1, 2]).expand([2, 3, 2]), 2), paddle.nonzero(x > 0.3),
+                    paddle.roll(x, 1, 2), paddle.roll(x, [2, -1], [0, 1]), paddle.roll(x, 2), paddle.tril(x),
+                    paddle.triu(x, 1), paddle.norm(x, p=2, axis=-1), paddle.norm(x, p=1, axis=1, keepdim=True),
+                    paddle.linalg.norm(x, p=float('inf'), axis=2), paddle.logsumexp(x, 1), paddle.logsumexp(x),
+                    F.softshrink(x, 0.3), F.hardshrink(x, 0.4), F.tanhshrink(x), F.thresholded_relu(x, 0.2),
+                    F.log_sigmoid(x))
+        return Fn(forward), [spec([-1, 3, 3], 'float32', 'x'), spec([2, 2], 'int64', 'i')], \
+            [_rand([2, 3, 3]), np.array([[0, 2], [1, 1]], 'int64')]
+
+    @model
     def mish_pattern():
         def forward(s, x):
             return x * paddle.tanh(F.softplus(x))

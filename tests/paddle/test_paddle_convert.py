@@ -8,8 +8,8 @@ import pytest
 from tests.paddle.convert_support import FIXTURES, assert_close, convert, export, infer, reference, run_ir
 from tests.paddle.convert_support import check_model
 
-PIR_MODELS = ['mish_pattern', 'eltwise', 'dtypes', 'convs', 'pools', 'norms', 'activations', 'shapes', 'indexing',
-              'reductions', 'resnet18', 'mobilenet_v3_small', 'encoder']
+PIR_MODELS = ['misc', 'mish_pattern', 'eltwise', 'dtypes', 'convs', 'pools', 'norms', 'activations', 'shapes',
+              'indexing', 'reductions', 'resnet18', 'mobilenet_v3_small', 'encoder']
 
 
 @pytest.fixture(scope='module')

@@ -62,7 +62,8 @@ class FormulaExtractor(FrontExtractorOp):
     clip, scale, ... (Paddle 3's hardsigmoid and hardswish under the classic names)."""
     op = ['gelu', 'leaky_relu', 'hard_sigmoid', 'hardsigmoid', 'hard_swish', 'hardswish', 'selu', 'softplus',
           'mish', 'rsqrt', 'square', 'prelu', 'pow', 'clip', 'scale', 'reciprocal', 'log1p', 'log2', 'log10',
-          'round', 'hardtanh', 'brelu']
+          'round', 'hardtanh', 'brelu', 'softshrink', 'hard_shrink', 'hardshrink', 'tanh_shrink',
+          'thresholded_relu', 'logsigmoid']
 
     @classmethod
     def extract(cls, node):
@@ -75,4 +76,4 @@ class FormulaExtractor(FrontExtractorOp):
 
 #: formulas one rule builds for several ops (Paddle 3's names of the classic ones too)
 _SHARED_RULE = {'hardsigmoid': 'hard_sigmoid', 'hardswish': 'hard_swish', 'log1p': 'log_n', 'log2': 'log_n',
-                'log10': 'log_n', 'brelu': 'hardtanh'}
+                'log10': 'log_n', 'brelu': 'hardtanh', 'hardshrink': 'hard_shrink'}

@@ -6,7 +6,7 @@ from extensions.ops.opset_tensor import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.front.paddle.extractor_utils import input_rank, node_name
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Clamp, Erf, Exp, HSwish, Log, Mish, SoftPlus, Sqrt, Tanh
+from mo.ops.activation_ops import Abs, Clamp, Erf, Exp, HSwish, Log, Mish, SoftPlus, Sqrt, Tanh
 from mo.ops.elementwise import Add, Div, Less, Maximum, Minimum, Mul, Pow, Sub
 from mo.ops.math_ops import Round
 from mo.ops.nn_ops import PRelu
@@ -239,3 +239,55 @@ class PReluLowering(OpRule):
         else:  # element: alpha is [1, ...x.shape[1:]]
             slope = alpha
         return b.op(PRelu, [x, slope], 'prelu')
+
+
+class ShrinkLowering(OpRule):
+    """softshrink(x) = x - lambda above lambda, x + lambda below -lambda, else 0."""
+    op = 'Paddle_softshrink'
+
+    def rewrite(self, node: Node, b: Builder):
+        x = node.in_port(0)
+        bound = float(_attr(node, 'lambda', _attr(node, 'threshold', 0.5)))  # classic: lambda; Paddle 3: threshold
+        above = b.op(Less, [_c(b, node, bound, 'bound'), x], 'above')
+        below = b.op(Less, [x, _c(b, node, -bound, 'neg_bound')], 'below')
+        zero = _c(b, node, 0, 'zero')
+        inner = b.op(Select, [below, b.op(Add, [x, _c(b, node, bound, 'shift_up')], 'up'), zero], 'inner')
+        return b.op(Select, [above, b.op(Sub, [x, _c(b, node, bound, 'shift_down')], 'down'), inner], 'softshrink')
+
+
+class HardShrinkLowering(OpRule):
+    """hard_shrink(x) = x where |x| > threshold, else 0."""
+    op = 'Paddle_hard_shrink'
+
+    def rewrite(self, node: Node, b: Builder):
+        x = node.in_port(0)
+        keep = b.op(Less, [_c(b, node, float(_attr(node, 'threshold', 0.5)), 'threshold'),
+                           b.op(Abs, [x], 'abs')], 'keep')
+        return b.op(Select, [keep, x, _c(b, node, 0, 'zero')], 'hard_shrink')
+
+
+class TanhShrinkLowering(OpRule):
+    """tanh_shrink(x) = x - tanh(x)."""
+    op = 'Paddle_tanh_shrink'
+
+    def rewrite(self, node: Node, b: Builder):
+        return b.op(Sub, [node.in_port(0), b.op(Tanh, [node.in_port(0)], 'tanh')], 'tanh_shrink')
+
+
+class ThresholdedReluLowering(OpRule):
+    """thresholded_relu(x) = x where x > threshold, else 0 (Paddle 3: ``value`` there instead of 0)."""
+    op = 'Paddle_thresholded_relu'
+
+    def rewrite(self, node: Node, b: Builder):
+        x = node.in_port(0)
+        keep = b.op(Less, [_c(b, node, float(_attr(node, 'threshold', 1.0)), 'threshold'), x], 'keep')
+        return b.op(Select, [keep, x, _c(b, node, float(_attr(node, 'value', 0.0)), 'value')], 'thresholded')
+
+
+class LogSigmoidLowering(OpRule):
+    """logsigmoid(x) = -softplus(-x)."""
+    op = 'Paddle_logsigmoid'
+
+    def rewrite(self, node: Node, b: Builder):
+        negated = b.op(Mul, [node.in_port(0), _c(b, node, -1, 'minus_one')], 'negated')
+        return b.op(Mul, [b.op(SoftPlus, [negated], 'softplus'), _c(b, node, -1, 'minus_one_out')], 'logsigmoid')

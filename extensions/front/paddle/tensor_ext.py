@@ -1,7 +1,7 @@
 """Extractors for Paddle's shape, indexing, reduction and matrix ops: each becomes ``Paddle_<rule>``, built by
-the rules of ``shape_lowering.py``, ``index_lowering.py`` and ``math_lowering.py``, which read the op's slots and
-attributes (classic and Paddle 3 spell them differently, and give some as attributes, tensors or lists of
-tensors). ``RULES`` says which rule builds which Paddle op."""
+the rules of ``shape_lowering.py``, ``index_lowering.py``, ``math_lowering.py`` and ``misc_lowering.py``, which
+read the op's slots and attributes (classic and Paddle 3 spell them differently, and give some as attributes,
+tensors or lists of tensors). ``RULES`` says which rule builds which Paddle op."""
 from mo.front.extractor import FrontExtractorOp
 
 #: Paddle op type -> the rule (``Paddle_<rule>``) that builds it
@@ -25,6 +25,10 @@ RULES = {
     'max': 'reduce', 'min': 'reduce', 'prod': 'reduce', 'all': 'reduce', 'any': 'reduce', 'add_n': 'add_n',
     'matmul': 'matmul', 'matmul_v2': 'matmul', 'mul': 'mul', 'fc': 'fc', 'dropout': 'dropout',
     'pad3d': 'pad', 'pad': 'pad',
+    # less common ones (misc_lowering.py)
+    'bmm': 'matmul', 'flip': 'flip', 'index_select': 'index_select', 'take_along_axis': 'take_along_axis',
+    'nonzero': 'nonzero', 'where_index': 'nonzero', 'roll': 'roll', 'tril_triu': 'tril_triu', 'tril': 'tril_triu',
+    'triu': 'tril_triu', 'p_norm': 'p_norm', 'logsumexp': 'logsumexp',
 }
 
 

@@ -23,7 +23,8 @@ _UNARY = (
     'sin', 'cos', 'erf', 'reciprocal', 'log1p', 'log2', 'log10', 'tanh_shrink', 'softsign', 'hard_shrink',
     'softshrink', 'thresholded_relu', 'brelu', 'hardtanh', 'isnan', 'isinf', 'isfinite', 'transpose', 'flatten2',
     'reduce_sum', 'reduce_mean', 'reduce_max', 'reduce_min', 'reduce_prod', 'reduce_all', 'reduce_any',
-    'all', 'any', 'logsumexp', 'p_norm', 'frobenius_norm', 'share_data', 'bitwise_not',
+    'all', 'any', 'logsumexp', 'p_norm', 'frobenius_norm', 'share_data', 'bitwise_not', 'flip', 'tril_triu',
+    'tril', 'triu', 'logsigmoid', 'tanh_shrink', 'hardshrink',
 )
 
 #: ops of two inputs ``X``, ``Y`` and one output ``Out`` (classic and Paddle 3 names)
@@ -33,7 +34,7 @@ _BINARY = (
     'add', 'subtract', 'multiply', 'divide', 'maximum', 'minimum', 'floor_divide', 'remainder',
     'matmul', 'matmul_v2', 'mul', 'equal', 'not_equal', 'less_than', 'less_equal', 'greater_than',
     'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor',
-    'gather_nd', 'expand_as', 'expand_as_v2', 'equal_all',
+    'gather_nd', 'expand_as', 'expand_as_v2', 'equal_all', 'bmm',
 )
 
 SLOTS = {op: _X_OUT for op in _UNARY}
@@ -84,6 +85,11 @@ SLOTS.update({
     'strided_slice': (('Input', 'StartsTensor', 'EndsTensor', 'StridesTensor', 'StartsTensorList',
                        'EndsTensorList', 'StridesTensorList'), ('Out',)),
     'gather': (('X', 'Index', 'Axis'), ('Out',)),
+    'index_select': (('X', 'Index'), ('Out',)),
+    'take_along_axis': (('Input', 'Index'), ('Result',)),
+    'nonzero': (('Condition',), ('Out',)),
+    'where_index': (('Condition',), ('Out',)),
+    'roll': (('X', 'ShiftsTensor'), ('Out',)),
     'scatter': (('X', 'Ids', 'Updates'), ('Out',)),
     'expand_v2': (('X', 'Shape', 'expand_shapes_tensor'), ('Out',)),
     'expand': (('X', 'Shape', 'expand_shapes_tensor', 'ExpandTimes', 'expand_times_tensor'), ('Out',)),
