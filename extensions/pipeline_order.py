@@ -99,7 +99,6 @@ FRONT = [
     'extensions.front.paddle.control_flow_ext.PaddleSelectInputLowering',
     'extensions.front.paddle.control_flow_ext.PaddleConditionalBlockLowering',
     'extensions.front.paddle.set_value_ext.PaddleSetValueLowering',
-    'extensions.front.paddle.nonzero_ext.PaddleWhereIndexLowering',
     # ONNX: quantization
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',
     'extensions.front.onnx.quantize_lowering.ONNXQuantizeLinearLowering',

@@ -45,6 +45,4 @@ SLOTS_MORE = {
     # and ValueTensor follow the table's slots
     'set_value': (('Input', 'Starts', 'Ends', 'Steps'), ('Out',)),
     'set_value_with_tensor': (('Input', 'ValueTensor', 'Starts', 'Ends', 'Steps'), ('Out',)),
-    'where_index': (('Condition',), ('Out',)),
-    'nonzero': (('X',), ('Out',)),
 }
