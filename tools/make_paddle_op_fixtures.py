@@ -25,6 +25,7 @@ FIXTURES = {
                   'rnn_tanh_3layers_states', 'lstm_time_major_dynamic', 'gru_2layers_dynamic'],
     'cases_control': ['if_true', 'if_false', 'if_input_true', 'if_input_false', 'if_two_outputs', 'while_3',
                       'while_0', 'while_in_if', 'if_in_while'],
+    'cases_nms': ['multiclass_nms_v1_v2'],
 }
 
 

@@ -5,7 +5,7 @@ import numpy as np
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global PriorBox, MulticlassNms3, MatrixNms, Proposals
+    global PriorBox, MulticlassNms3, MulticlassNmsOld, MatrixNms, Proposals
     import paddle
     from paddle.vision import ops
 
@@ -38,6 +38,20 @@ def setup():
             helper.append_op(type='multiclass_nms3', inputs={'BBoxes': bboxes, 'Scores': scores},
                              outputs={'Out': out, 'Index': index, 'NmsRoisNum': count}, attrs=dict(a))
             return out, index, count
+
+    class MulticlassNmsOld(MulticlassNms3):
+        """The classic multiclass_nms (Out) and multiclass_nms2 (Out, Index) ops: classic programs only."""
+        def forward(self, bboxes, scores):
+            from paddle.base.layer_helper import LayerHelper
+            outputs = []
+            for op, slots in (('multiclass_nms', ['Out']), ('multiclass_nms2', ['Out', 'Index'])):
+                helper = LayerHelper(op)
+                made = {slot: helper.create_variable_for_type_inference(
+                    dtype='int32' if slot == 'Index' else bboxes.dtype) for slot in slots}
+                helper.append_op(type=op, inputs={'BBoxes': bboxes, 'Scores': scores}, outputs=made,
+                                 attrs=dict(self.attrs))
+                outputs += [made[slot] for slot in slots]
+            return outputs
 
     class MatrixNms(paddle.nn.Layer):
         def __init__(self, **kwargs):
@@ -130,4 +144,10 @@ CASES = {
     'generate_proposals': _proposals(pre_nms_top_n=40, post_nms_top_n=10, nms_thresh=0.6, min_size=2.0),
     'generate_proposals_offset_eta': _proposals(pre_nms_top_n=30, post_nms_top_n=12, nms_thresh=0.5,
                                                 min_size=1.0, pixel_offset=True),
+}
+
+#: cases only Paddle 2.6 can write (Paddle 3 registers neither multiclass_nms nor multiclass_nms2): committed
+#: fixtures (``tools/make_paddle_op_fixtures.py``)
+CASES_P26 = {
+    'multiclass_nms_v1_v2': _nms('MulticlassNmsOld', keep_top_k=9, nms_top_k=6),
 }

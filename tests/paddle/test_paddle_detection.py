@@ -28,3 +28,9 @@ def test_density_prior_box_classic(tmp_path):
     """density_prior_box (no Python API in Paddle 3): a Paddle 2.6 fixture of three ops (given steps, steps from
     the sizes with clip, unequal steps with flatten_to_2d; ``tools/make_paddle_op_fixtures.py``)."""
     check_case(os.path.join(HERE, 'fixtures', 'ops_p26'), 'density_prior_box', 'classic', tmp_path)
+
+
+@pytest.mark.parametrize('case', sorted(cases_nms.CASES_P26))
+def test_detection_classic_p26(case, tmp_path):
+    """The classic multiclass_nms and multiclass_nms2, which only Paddle 2.6 writes (``fixtures/ops_p26``)."""
+    check_case(os.path.join(HERE, 'fixtures', 'ops_p26'), case, 'classic', tmp_path)
