@@ -1,6 +1,6 @@
 """Paddle's set_value (slice assignment through ``paddle.jit.to_static``) and nonzero (branch ``paddle``'s rule)
-against Paddle Inference, both formats: a scalar and a tensor value, steps, negative bounds, a dropped axis, bounds computed
-from the input's shape."""
+against Paddle Inference, both formats: a scalar and a tensor value, steps, negative bounds, a dropped axis,
+bounds computed from the input's shape."""
 import pytest
 
 from tests.paddle.cases_tensor import CASES
