@@ -97,24 +97,21 @@ def _parse(command: str, options: dict):
         raise Error('mo.{}: invalid options', command) from exc
 
 
-#: in-memory models of other frameworks (told by their classes' modules, without importing the framework) -> what
-#: to do instead; mo reads TensorFlow and ONNX
+#: in-memory models mo does not convert (told by their classes' modules, without importing the framework) -> what
+#: to do instead
 _FOREIGN_MODELS = (
-    (('torch.',), 'input_model is a PyTorch model ({}); mo converts TensorFlow and ONNX models: export it to ONNX '
-                  'first (torch.onnx.export(model, example_input, "model.onnx")) and convert "model.onnx"'),
-    (('paddle.',), 'input_model is a PaddlePaddle model ({}); mo converts TensorFlow and ONNX models: export it to '
-                   'ONNX first (paddle.onnx.export(layer, "model", input_spec=[...]) writes model.onnx) and convert '
-                   'that file'),
-    (('jax.', 'jaxlib.', 'flax.'), 'input_model is a JAX model ({}); mo converts TensorFlow and ONNX models: export '
-                                   'it to a TensorFlow SavedModel (jax2tf) or to ONNX first'),
+    (('torch.',), 'input_model is a PyTorch model ({}), which mo does not read: export it to ONNX first '
+                  '(torch.onnx.export(model, example_input, "model.onnx")) and convert "model.onnx"'),
+    (('paddle.',), 'input_model is a PaddlePaddle object ({}) that is no paddle.nn.Layer: convert a Layer (with '
+                   'example_input=) or the program paddle.jit.save wrote'),
+    (('jax.', 'jaxlib.', 'flax.'), 'input_model is a JAX model ({}), which mo does not read: export it to a '
+                                   'TensorFlow SavedModel (jax2tf) or to ONNX first'),
     (('openvino.',), 'input_model is an OpenVINO model ({}), converted already: save it with openvino.save_model'),
 )
 
 
 #: ovc's convert_model keywords mo has no option for -> what to write instead
 _OVC_KEYWORDS = {
-    'example_input': 'mo reads TensorFlow and ONNX models, whose inputs are declared: give shapes and types with '
-                     'input=, e.g. input=[1, 3, 224, 224] or input=("x", [1, 3, 224, 224], np.float32)',
     'verbose': 'write log_level="DEBUG"',
 }
 
@@ -178,7 +175,8 @@ def _freeze_tensorflow(model) -> bytes:
 
 
 def convert_model(input_model, **options) -> ConversionResult:
-    """Convert ``input_model`` (a path, GraphDef bytes or message, Keras model or TF function) to IR.
+    """Convert ``input_model`` (a path, GraphDef bytes or message, Keras model or TF function, or a
+    ``paddle.nn.Layer`` with ``example_input``) to IR.
 
     ``options`` are ``mo convert``'s: ``output_dir``, ``model_name``, ``input`` (``["x", ("y", [1, 3],
     np.float32)]``, ``[1, 224, 224, 3]``, ``{"x": openvino.PartialShape([1, -1])}``, ...), ``input_shape``
@@ -192,7 +190,29 @@ def convert_model(input_model, **options) -> ConversionResult:
     ovc's. A PyTorch or Paddle model raises an ``mo.Error`` saying how to export it to ONNX first. Raises
     ``mo.Error``.
     """
+    example_input = options.pop('example_input', None)
     _ovc_keywords(options)
+    exported = None
+    if _is_paddle_layer(input_model):
+        from mo.front.paddle.layer import export_layer
+        exported = tempfile.TemporaryDirectory(prefix='mo-paddle-')
+        input_model = export_layer(input_model, example_input, exported.name)
+        options.setdefault('model_name', 'model')
+    elif example_input is not None:
+        raise Error('example_input is for a paddle.nn.Layer; input_model is a {}', type(input_model).__name__)
+    try:
+        return _convert(input_model, options)
+    finally:
+        if exported is not None:
+            exported.cleanup()
+
+
+def _is_paddle_layer(model) -> bool:
+    """An instance of ``paddle.nn.Layer``, told by its classes' modules (``paddle`` is not imported to ask)."""
+    return any(cls.__module__.split('.')[0] == 'paddle' and cls.__name__ == 'Layer' for cls in type(model).__mro__)
+
+
+def _convert(input_model, options: dict) -> ConversionResult:
     data = _model_bytes(input_model)
     scratch = None
     if options.get('input') is not None:

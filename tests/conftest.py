@@ -10,7 +10,7 @@ os.environ.setdefault('TF_ENABLE_ONEDNN_OPTS', '0')
 
 #: what the reference tests need; .ci/run installs them, so under CI a missing one fails the run instead of
 #: letting ``pytest.importorskip`` skip the tests that need it
-REFERENCE_PACKAGES = ('tensorflow', 'openvino', 'hypothesis', 'onnx', 'onnxruntime', 'google_crc32c')
+REFERENCE_PACKAGES = ('tensorflow', 'openvino', 'hypothesis', 'onnx', 'onnxruntime', 'google_crc32c', 'paddle')
 
 
 def pytest_sessionstart(session):

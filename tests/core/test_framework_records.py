@@ -78,8 +78,13 @@ def test_an_mxnet_conversion_imports_no_other_frameworks_modules(tmp_path):
     assert _foreign_modules(tmp_path / 'legacy_v08-0000.params', tmp_path / 'out') == []
 
 
+def test_a_paddle_conversion_imports_no_other_frameworks_modules(tmp_path):
+    fixture = ROOT / 'tests' / 'paddle' / 'fixtures' / 'p3_pir' / 'net.json'
+    assert _foreign_modules(fixture, tmp_path) == []
+
+
 def test_every_framework_folder_has_a_record_and_the_cli_offers_it():
-    assert set(framework_names()) >= {'tf', 'onnx', 'mxnet'}
+    assert set(framework_names()) >= {'tf', 'onnx', 'paddle', 'mxnet'}
     assert [r.name for r in frameworks()] == sorted(framework_names(), key=lambda n: [
         r.order for r in frameworks() if r.name == n][0])
     help_text = _mo('convert', '--help').stdout

@@ -1,44 +1,10 @@
 """Telling a Paddle model by the first bytes of a file, without reading it whole (a framework record asks this
 of every input it may claim), and a one-line description of a read program."""
-import re
+from mo.front.paddle.framework import is_paddle_program_bytes, is_pir_json  # noqa: F401 (the tests live in
+# the framework record, which every conversion imports; this module re-exports them for the readers)
 
 #: how much of a file the recognisers look at
 HEAD_BYTES = 1024
-
-#: a ProgramDesc's first bytes after its length: the top block's ``idx = 0`` (field 1) and ``parent_idx = -1``
-#: (field 2, a negative int32 as ten varint bytes). Every Paddle writer puts these two required fields first.
-_TOP_BLOCK = bytes([0x08, 0x00, 0x10]) + b'\xff' * 9 + b'\x01'
-
-#: ``{"base_code": {... "magic": "pir" ...}`` at the start: Paddle's JSON writer orders keys, so base_code
-#: comes first and holds no nested object
-_PIR_HEAD = re.compile(rb'^\s*\{\s*"base_code"\s*:\s*\{[^{}]*"magic"\s*:\s*"pir"')
-
-
-def _varint_end(data, pos: int):
-    for i in range(pos, min(pos + 10, len(data))):
-        if data[i] < 0x80:
-            return i + 1
-    return None
-
-
-def is_paddle_program_bytes(head) -> bool:
-    """True when ``head`` (the first KiB of a file, or all of it) starts like a serialized ``ProgramDesc``:
-    field 1 (``blocks``) whose first block says it is block 0 with parent -1. A TensorFlow GraphDef also
-    starts with a length-delimited field 1, but its NodeDef starts with a string; an ONNX model starts with a
-    varint field."""
-    if len(head) < 2 or head[0] != 0x0A:
-        return False
-    start = _varint_end(head, 1)
-    return start is not None and bytes(head[start:start + len(_TOP_BLOCK)]) == _TOP_BLOCK
-
-
-def is_pir_json(head) -> bool:
-    """True when ``head`` (the first KiB of a file) starts like a PIR JSON program (``base_code`` with magic
-    ``pir``); a UTF-8 byte order mark is allowed."""
-    head = bytes(head)
-    if head.startswith(b'\xef\xbb\xbf'):
-        head = head[3:]
-    return _PIR_HEAD.match(head) is not None
 
 
 def sniff_file(path):

@@ -1,0 +1,110 @@
+"""Extractors for Paddle's convolutions, pooling and normalizations: each becomes a ``Paddle_*`` op with its
+attributes read into opset terms (pads as begin/end lists, auto_pad) for ``nn_lowering.py`` and
+``norm_lowering.py``, which know the inputs' roles by slot.
+
+Paddle writes paddings as ``[ph, pw]`` (both sides alike) or ``[top, bottom, left, right]``, and
+``padding_algorithm`` ``EXPLICIT``, ``SAME`` or ``VALID``. Channels-last (``NHWC``) convolutions and pools are not
+converted (Paddle's exporters write NCHW).
+"""
+from mo.front.extractor import FrontExtractorOp
+from mo.front.paddle.extractor_utils import node_name, paddle_attr
+from mo.utils.error import Error
+
+_AUTO_PAD = {'EXPLICIT': 'explicit', 'SAME': 'same_upper', 'VALID': 'valid'}
+
+
+def pads(node, spatial: int = 2):
+    """``(pads_begin, pads_end)`` of the Paddle ``paddings`` attribute."""
+    values = [int(v) for v in paddle_attr(node, 'paddings', [0] * spatial) or [0] * spatial]
+    if len(values) == spatial:
+        return values, list(values)
+    if len(values) == 2 * spatial:
+        return values[0::2], values[1::2]
+    raise Error('Paddle op "{}" ({}): paddings {} fit no {}-D window', node_name(node), node.op, values, spatial)
+
+
+def window_attrs(node) -> dict:
+    """strides, dilations, pads_begin/pads_end and auto_pad of a convolution or pool (NCHW only)."""
+    layout = paddle_attr(node, 'data_format', 'NCHW')
+    if layout not in ('NCHW', 'AnyLayout'):
+        raise Error('Paddle op "{}" ({}) is in {} layout: mo converts NCHW convolutions and pools only',
+                    node_name(node), node.op, layout)
+    algorithm = str(paddle_attr(node, 'padding_algorithm', 'EXPLICIT') or 'EXPLICIT').upper()
+    if algorithm not in _AUTO_PAD:
+        raise Error('Paddle op "{}" ({}): padding_algorithm "{}" is not EXPLICIT, SAME or VALID', node_name(node),
+                    node.op, algorithm)
+    begin, end = pads(node)
+    attrs = {'layout': 'NCHW', 'auto_pad': _AUTO_PAD[algorithm],
+             'strides': [int(v) for v in paddle_attr(node, 'strides', [1, 1])],
+             'pads_begin': begin if algorithm == 'EXPLICIT' else [0] * len(begin),
+             'pads_end': end if algorithm == 'EXPLICIT' else [0] * len(end)}
+    if paddle_attr(node, 'dilations', None) is not None:
+        attrs['dilations'] = [int(v) for v in paddle_attr(node, 'dilations')]
+    return attrs
+
+
+class ConvExtractor(FrontExtractorOp):
+    """conv2d, depthwise_conv2d -> ``Paddle_conv`` (Convolution, GroupConvolution for groups > 1)."""
+    op = ['conv2d', 'depthwise_conv2d']
+
+    @classmethod
+    def extract(cls, node):
+        node.attrs().update(window_attrs(node))
+        node['group'] = int(paddle_attr(node, 'groups', 1) or 1)
+        node['op'] = 'Paddle_conv'
+        return True
+
+
+class ConvTransposeExtractor(FrontExtractorOp):
+    """conv2d_transpose, depthwise_conv2d_transpose -> ``Paddle_conv_transpose`` (ConvolutionBackpropData,
+    GroupConvolutionBackpropData for groups > 1), with output_padding and output_size."""
+    op = ['conv2d_transpose', 'depthwise_conv2d_transpose']
+
+    @classmethod
+    def extract(cls, node):
+        node.attrs().update(window_attrs(node))
+        node['group'] = int(paddle_attr(node, 'groups', 1) or 1)
+        node['output_padding'] = [int(v) for v in paddle_attr(node, 'output_padding', []) or []]
+        node['output_size'] = [int(v) for v in paddle_attr(node, 'output_size', []) or []]
+        node['op'] = 'Paddle_conv_transpose'
+        return True
+
+
+class PoolExtractor(FrontExtractorOp):
+    """pool2d -> ``Paddle_pool``: MaxPool/AvgPool (ceil_mode, exclusive), global pooling as a reduction, adaptive
+    pooling as AdaptiveAvgPool/AdaptiveMaxPool."""
+    op = ['pool2d', 'max_pool2d_with_index']
+
+    @classmethod
+    def extract(cls, node):
+        pooling = paddle_attr(node, 'pooling_type', 'max')
+        if node.op == 'max_pool2d_with_index':
+            if node.is_out_port_connected(1):
+                raise Error('max_pool2d_with_index "{}": mo converts its values, not its mask of indices',
+                            node_name(node))
+            node['op'] = 'pool2d'  # the same attributes, the kernel size as ``kernel_size``
+        if pooling not in ('max', 'avg'):
+            raise Error('Paddle pool2d "{}": pooling_type "{}" is not max or avg', node_name(node), pooling)
+        node.attrs().update(window_attrs(node))
+        node['pooling'] = pooling
+        node['ksize'] = [int(v) for v in paddle_attr(node, 'ksize', paddle_attr(node, 'kernel_size', [])) or []]
+        node['global_pooling'] = bool(paddle_attr(node, 'global_pooling', False))
+        node['adaptive'] = bool(paddle_attr(node, 'adaptive', False))
+        node['ceil_mode'] = bool(paddle_attr(node, 'ceil_mode', False))
+        node['exclusive'] = bool(paddle_attr(node, 'exclusive', True))
+        node['op'] = 'Paddle_pool'
+        return True
+
+
+class NormExtractor(FrontExtractorOp):
+    """batch_norm, layer_norm, group_norm, instance_norm -> ``Paddle_<op>`` with epsilon and their own attributes
+    (``norm_lowering.py``)."""
+    op = ['batch_norm', 'layer_norm', 'group_norm', 'instance_norm']
+
+    @classmethod
+    def extract(cls, node):
+        node['epsilon'] = float(paddle_attr(node, 'epsilon', 1e-5))
+        node['channels_last'] = paddle_attr(node, 'data_format', paddle_attr(node, 'data_layout', 'NCHW')) in (
+            'NHWC', 'NLC', 'NDHWC')
+        node['op'] = 'Paddle_' + node.op
+        return True

@@ -1,0 +1,136 @@
+"""Paddle's convolutions and pooling (``Paddle_*`` ops of ``nn_ext.py``) as opset ops."""
+import numpy as np
+
+from extensions.front.paddle.formulas import I64, port
+from extensions.ops.adaptive_pool import AdaptiveAvgPool, AdaptiveMaxPool
+from mo.front.common.rule import Builder, OpRule
+from mo.front.paddle.extractor_utils import input_var, node_name
+from mo.graph.graph import Node
+from mo.ops.concat import Concat
+from mo.ops.convolution import (Convolution, ConvolutionBackpropData, GroupConvolution,
+                                GroupConvolutionBackpropData)
+from mo.ops.elementwise import Add
+from mo.ops.pooling import AvgPool, MaxPool
+from mo.ops.reduce import ReduceMax, ReduceMean
+from mo.ops.reshape import Reshape
+from mo.ops.shapeof import ShapeOf
+from mo.ops.slice import Slice
+from mo.utils.error import Error
+
+_WINDOW = ('strides', 'dilations', 'pads_begin', 'pads_end', 'auto_pad', 'layout')
+
+
+def window(node: Node) -> dict:
+    return {attr: np.array(node[attr], I64) if isinstance(node[attr], list) else node[attr]
+            for attr in _WINDOW if node.has_valid(attr)}
+
+
+def grouped(b: Builder, weights, group: int, tag: str):
+    """Weights ``[A, B, k...]`` as ``[G, A/G, B, k...]`` (GroupConvolution's and its transpose's layout)."""
+    shape = b.op(ShapeOf, [weights], tag + '/shape')
+    tail = b.op(Slice, [shape, b.const([1], tag + '/begin', I64), b.const([np.iinfo(np.int64).max], tag + '/end',
+                                                                          I64), b.const([1], tag + '/step', I64)],
+                tag + '/tail')
+    target = b.op(Concat, [b.const([group, -1], tag + '/groups', I64), tail], tag + '/target', axis=0,
+                  in_ports_count=2)
+    return b.op(Reshape, [weights, target], tag)
+
+
+def add_bias(b: Builder, node: Node, result):
+    """``result + Bias`` along the channels when the op has a Bias input (classic fused convolutions)."""
+    bias = port(node, 'Bias')
+    if bias is None:
+        return result
+    per_channel = b.op(Reshape, [bias, b.const([1, -1, 1, 1], 'bias_shape', I64)], 'bias_per_channel')
+    return b.op(Add, [result, per_channel], 'bias_add')
+
+
+class ConvLowering(OpRule):
+    """conv2d(Input, Filter) = Convolution, or GroupConvolution with Filter as [G, O/G, C/G, kh, kw] (depthwise
+    too)."""
+    op = 'Paddle_conv'
+
+    def rewrite(self, node: Node, b: Builder):
+        x, weights = port(node, 'Input'), port(node, 'Filter')
+        if node.group == 1:
+            conv = b.op(Convolution, [x, weights], 'conv', **window(node))
+        else:
+            conv = b.op(GroupConvolution, [x, grouped(b, weights, node.group, 'weights')], 'conv', **window(node))
+        return add_bias(b, node, conv)
+
+
+def _transposed_size(node: Node, spatial_in):
+    """The output size Paddle's transposed convolution gives without output_size (None when unknown)."""
+    if any(d is None or d < 0 for d in spatial_in):
+        return None
+    weights = input_var(node, 'Filter')
+    if weights is None or weights.shape is None or any(d < 0 for d in weights.shape[2:]):
+        return None
+    kernel = weights.shape[2:]
+    dilations = node.dilations if node.has_valid('dilations') else [1] * len(kernel)
+    return [(size - 1) * s - pb - pe + d * (k - 1) + 1 for size, s, pb, pe, d, k in zip(
+        spatial_in, node.strides, node.pads_begin, node.pads_end, dilations, kernel)]
+
+
+class ConvTransposeLowering(OpRule):
+    """conv2d_transpose(Input, Filter) = ConvolutionBackpropData (GroupConvolutionBackpropData with Filter as
+    [G, C/G, O/G, kh, kw]); output_size, which Paddle fills by extra cells at the end, becomes output_padding
+    (the input's spatial size must be known then)."""
+    op = 'Paddle_conv_transpose'
+
+    def rewrite(self, node: Node, b: Builder):
+        x, weights = port(node, 'Input'), port(node, 'Filter')
+        attrs = window(node)
+        padding = list(node.output_padding)
+        size = list(node.output_size)
+        size_port = port(node, 'OutputSize')
+        if size_port is not None and not size:
+            source = size_port.get_source().node
+            if source.soft_get('op') != 'Const':
+                raise Error('conv2d_transpose "{}": output_size is computed at run time; mo converts a constant '
+                            'one only', node_name(node))
+            size = [int(v) for v in np.ravel(source.value)]
+        if size and attrs.get('auto_pad') == 'explicit':
+            var = input_var(node, 'Input')
+            default = _transposed_size(node, var.shape[2:] if var is not None and var.shape else [None])
+            if default is None:
+                raise Error('conv2d_transpose "{}": output_size {} needs the input\'s spatial size, which the '
+                            'program leaves dynamic', node_name(node), size)
+            padding = [int(want - have) for want, have in zip(size, default)]
+        if padding and any(padding):
+            attrs['output_padding'] = np.array(padding, I64)
+        op_class = ConvolutionBackpropData
+        if node.group != 1:
+            op_class, weights = GroupConvolutionBackpropData, grouped(b, weights, node.group, 'weights')
+        return add_bias(b, node, b.op(op_class, [x, weights], 'deconv', **attrs))
+
+
+class PoolLowering(OpRule):
+    """pool2d = MaxPool/AvgPool (ceil_mode: ceil rounding; exclusive: padding left out of averages); global
+    pooling = ReduceMax/ReduceMean over H, W (kept); adaptive pooling = AdaptiveMaxPool/AdaptiveAvgPool to ksize."""
+    op = 'Paddle_pool'
+
+    def rewrite(self, node: Node, b: Builder):
+        x = node.in_port(0)
+        kernel = list(node.ksize)
+        kernel_port = port(node, 'KernelSize')
+        if kernel_port is not None:
+            source = kernel_port.get_source().node
+            if source.soft_get('op') != 'Const':
+                raise Error('pool2d "{}": its kernel size is computed at run time; mo converts a constant one only',
+                            node_name(node))
+            kernel = [int(v) for v in np.ravel(source.value)]
+        if len(kernel) == 1:
+            kernel = kernel * 2
+        is_max = node.pooling == 'max'
+        if node.global_pooling or (node.adaptive and kernel == [1, 1]):
+            axes = b.const(np.array([2, 3], I64), 'axes')
+            return b.op(ReduceMax if is_max else ReduceMean, [x, axes], 'global', keep_dims=True)
+        if node.adaptive:
+            size = b.const(np.array(kernel, I64), 'output_size')
+            return b.op(AdaptiveMaxPool if is_max else AdaptiveAvgPool, [x, size], 'adaptive')
+        attrs = {key: value for key, value in window(node).items() if key != 'dilations'}
+        attrs.update(kernel=np.array(kernel, I64), rounding_type='ceil' if node.ceil_mode else 'floor')
+        if is_max:
+            return b.op(MaxPool, [x], 'max_pool', **attrs)
+        return b.op(AvgPool, [x], 'avg_pool', **dict(attrs, **{'exclude-pad': node.exclusive}))
