@@ -233,7 +233,7 @@ def models(paddle):
                     paddle.triu(x, 1), paddle.norm(x, p=2, axis=-1), paddle.norm(x, p=1, axis=1, keepdim=True),
                     paddle.linalg.norm(x, p=float('inf'), axis=2), paddle.logsumexp(x, 1), paddle.logsumexp(x),
                     F.softshrink(x, 0.3), F.hardshrink(x, 0.4), F.tanhshrink(x), F.thresholded_relu(x, 0.2),
-                    F.log_sigmoid(x))
+                    F.log_sigmoid(x), x * paddle.to_tensor([1.5, -2.0, 0.5]))
         return Fn(forward), [spec([-1, 3, 3], 'float32', 'x'), spec([2, 2], 'int64', 'i')], \
             [_rand([2, 3, 3]), np.array([[0, 2], [1, 1]], 'int64')]
 
