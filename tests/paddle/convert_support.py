@@ -80,6 +80,8 @@ def assert_close(ours: dict, theirs: dict, what=''):
     """Every output Paddle computed is an IR output of that name, of the same shape and values."""
     for i, b in theirs.items():
         assert i in ours, '{}: no IR output named {} (the IR has {})'.format(what, i, sorted(ours))
+        # a reference of NaNs or infinities would match anything: the model degenerated, not the conversion
+        assert b.dtype.kind != 'f' or np.isfinite(b).all(), '{} output {}: Paddle computed NaN/inf'.format(what, i)
         a = ours[i]
         assert a.shape == b.shape, '{} output {}: shape {} vs Paddle {}'.format(what, i, a.shape, b.shape)
         if b.dtype.kind in 'biu':

@@ -32,11 +32,26 @@ def _rand(shape, dtype='float32', low=-1.0, high=1.0, seed=0):
 
 
 def _perturb(paddle, layer, seed=1):
-    """Random weights everywhere, batch-norm means and variances away from 0 and 1."""
+    """Random weights everywhere, scaled by fan-in so that deep models (resnet18, mobilenet) keep finite,
+    moderate activations; norm scales around 1, batch-norm means and variances away from 0 and 1."""
     rng = np.random.default_rng(seed)
     for name, param in layer.named_parameters():
         dtype = 'float16' if param.dtype in (paddle.float16,) else 'float32'
-        param.set_value(rng.uniform(-0.5, 0.5, size=param.shape).astype(dtype))
+        shape = list(param.shape)
+        if name.endswith('_mean'):  # batch-norm statistics are parameters (not trained) in Paddle
+            value = rng.uniform(-0.3, 0.3, size=shape)
+        elif name.endswith('_variance'):
+            value = rng.uniform(0.5, 1.5, size=shape)
+        elif len(shape) >= 2:
+            # a conv's weight is [out, in, k...]; a Linear's is [in, out]
+            fan_in = int(np.prod(shape[1:])) if len(shape) > 2 else shape[0]
+            limit = np.sqrt(3.0 / max(fan_in, 1))
+            value = rng.uniform(-limit, limit, size=shape)
+        elif name.endswith('weight'):
+            value = rng.uniform(0.5, 1.5, size=shape)
+        else:
+            value = rng.uniform(-0.2, 0.2, size=shape)
+        param.set_value(value.astype(dtype))
     for name, buffer in layer.named_buffers():
         if buffer.dtype not in (paddle.float32,):
             continue
@@ -141,7 +156,7 @@ def models(paddle):
             return (F.relu6(x * 4), F.leaky_relu(x, 0.1), F.sigmoid(x), F.hardsigmoid(x * 4), F.hardswish(x * 4),
                     F.swish(x), F.silu(x), F.gelu(x), F.gelu(x, approximate=True), F.mish(x), F.softplus(x),
                     F.softplus(x, beta=2, threshold=1), F.elu(x, 0.5), F.selu(x), F.log_softmax(x, 1),
-                    F.softmax(x, -1), paddle.exp(x), paddle.log(x + 2), paddle.sqrt(x + 2), paddle.rsqrt(x + 2),
+                    F.softmax(x, -1), paddle.exp(x), paddle.log(x + 4), paddle.sqrt(x + 4), paddle.rsqrt(x + 4),
                     paddle.square(x), paddle.pow(x, 3.0), paddle.clip(x, -0.5, 0.3), paddle.scale(x, 2, 0.5, False),
                     F.prelu(x, paddle.to_tensor([0.1, 0.2, 0.3], 'float32')), F.prelu(x, paddle.to_tensor([0.3])),
                     F.hardtanh(x * 3), paddle.abs(x), F.tanh(x))
@@ -218,7 +233,7 @@ def models(paddle):
                     paddle.triu(x, 1), paddle.norm(x, p=2, axis=-1), paddle.norm(x, p=1, axis=1, keepdim=True),
                     paddle.linalg.norm(x, p=float('inf'), axis=2), paddle.logsumexp(x, 1), paddle.logsumexp(x),
                     F.softshrink(x, 0.3), F.hardshrink(x, 0.4), F.tanhshrink(x), F.thresholded_relu(x, 0.2),
-                    F.log_sigmoid(x))
+                    F.log_sigmoid(x), x * paddle.to_tensor([1.5, -2.0, 0.5]))
         return Fn(forward), [spec([-1, 3, 3], 'float32', 'x'), spec([2, 2], 'int64', 'i')], \
             [_rand([2, 3, 3]), np.array([[0, 2], [1, 1]], 'int64')]
 
