@@ -54,9 +54,8 @@ def convert(path, out_dir, **options):
 
 def run_ir(xml, inputs: dict) -> dict:
     """The IR's outputs by each of their names, for ``inputs`` (by input name), on the CPU in f32."""
-    import openvino as ov
-    core = ov.Core()
-    compiled = core.compile_model(str(xml), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    from tests.support.oracles import compile_openvino
+    compiled = compile_openvino(xml)
     request = compiled.create_infer_request()
     feed = {}
     for port in compiled.inputs:

@@ -33,8 +33,8 @@ def model_path(out_dir: str, case: str, fmt: str) -> str:
 
 def run_ir(xml_path: str, feeds: dict, names=None):
     """The IR's outputs on ``feeds``: the ones carrying ``names`` in that order, else all in the IR's order."""
-    import openvino as ov
-    compiled = ov.Core().compile_model(xml_path, 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})
+    from tests.support.oracles import compile_openvino
+    compiled = compile_openvino(xml_path)
     request = compiled.create_infer_request()
     by_name = {}
     for port in compiled.inputs:
