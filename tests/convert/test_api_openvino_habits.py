@@ -158,9 +158,8 @@ def test_unnamed_shape_and_input_shape_together_is_an_error():
 
 def test_ovc_keywords_mo_has_no_option_for():
     assert mo.convert_model(EXAMPLE, share_weights=False).inputs[0].shape == (1, 32, 32, 3)  # no meaning for mo
-    with pytest.raises(mo.Error, match='example_input') as error:
+    with pytest.raises(mo.Error, match='example_input is for a paddle.nn.Layer'):
         mo.convert_model(EXAMPLE, example_input=np.zeros((1, 32, 32, 3), np.float32))
-    assert 'input=' in error.value.hint
     with pytest.raises(mo.Error, match='verbose') as error:
         mo.convert_model(EXAMPLE, verbose=True)
     assert 'log_level' in error.value.hint
@@ -175,12 +174,13 @@ def _fake_instance(module, class_name):
 @pytest.mark.parametrize('module, class_name, advice', [
     ('torch.nn.modules.module', 'Module', 'torch.onnx.export'),
     ('torch.jit._script', 'RecursiveScriptModule', 'torch.onnx.export'),
-    ('paddle.nn.layer.layers', 'Layer', 'paddle.onnx.export'),
+    ('paddle.nn.layer.layers', 'Layer', 'give example_input'),
+    ('paddle.tensor', 'Tensor', 'no paddle.nn.Layer'),
 ])
 def test_other_frameworks_models_get_what_to_do(module, class_name, advice):
     with pytest.raises(mo.Error) as error:
         mo.convert_model(_fake_instance(module, class_name))
-    assert advice in str(error.value) and 'UserNet' in str(error.value)
+    assert advice in str(error.value)
     assert 'torch' not in sys.modules and 'paddle' not in sys.modules
 
 

@@ -23,8 +23,6 @@ DEFERRED = {
                                                           'inliner) loads when a model is summarized',
     ('extensions.load.tf.loader', 'mo.front.tf.control_flow'): 'the control-flow raiser loads for loops only',
     ('mo.api', 'mo.front.paddle.layer'): 'the Paddle exporter loads for a paddle.nn.Layer only',
-    ('mo.front.paddle.messages', 'mo.utils.proto_schema.pool'):
-        "Paddle's descriptor pool is built the first time a classic program is read",
     ('mo.api', 'mo.pipeline.summarize'): 'TensorFlow\'s reader loads for summarize_graph only: a conversion of '
                                          'another framework\'s model imports none of it',
     ('mo.compat', 'mo.compat.op_modules'): "import mo stays cheap: the table of the Model Optimizer's op modules "

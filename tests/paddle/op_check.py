@@ -1,5 +1,6 @@
 """The Paddle op tests' harness: export a family's cases in a child process (``paddle_export.py``), convert each
 with ``mo.convert_model``, run the IR in OpenVINO and compare with what Paddle Inference computed."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -13,7 +14,8 @@ FORMATS = ('pir', 'classic')
 
 def export_cases(module: str, fmt: str, out_dir: str) -> str:
     """Export every case of ``module`` (a module of this folder) in ``fmt`` into ``out_dir``; returns it."""
-    pytest.importorskip('paddle')
+    # paddle runs in the export process only: imported beside TensorFlow and OpenVINO in a test worker it crashes
+    assert importlib.util.find_spec('paddle') is not None, 'paddlepaddle is a test dependency (pip install -e .[test])'
     os.makedirs(out_dir, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=HERE)
     done = subprocess.run([sys.executable, os.path.join(HERE, 'paddle_export.py'), fmt, out_dir, module],

@@ -4,7 +4,6 @@ by its first output var, the op type without dialect or inplace suffix, ports nu
 file, feeds as Parameters."""
 import os
 
-import numpy as np
 import pytest
 
 from mo.front.paddle.extractor_utils import has_input, in_port, out_port, paddle_attr
@@ -68,9 +67,11 @@ def test_params_are_views_and_feeds_are_parameters():
     assert feed.out_port(0).get_tensor_names() == ['x']
 
 
-def test_an_op_missing_from_the_table_numbers_its_slots_sorted_or_positionally():
+def test_both_formats_number_a_tables_slots_alike():
+    """rnn is in the slot table: a classic program's named slots and a PIR program's positional operands get the
+    same slot names and ports (PreState's two states on ports 1 and 2)."""
     classic_rnn, = _nodes(_graph('p26/seq.pdmodel'), 'rnn')
-    assert list(classic_rnn.in_slots) == ['Input', 'PreState', 'WeightList']
-    assert classic_rnn.in_slots['PreState'] == [1, 2]
     pir_rnn, = _nodes(_graph('p3_pir/seq.json'), 'rnn')
-    assert list(pir_rnn.in_slots)[:3] == ['in0', 'in1', 'in2'] and np.all(pir_rnn.in_slots['in1'] == [1, 2])
+    for rnn in (classic_rnn, pir_rnn):
+        assert list(rnn.in_slots)[:3] == ['Input', 'PreState', 'WeightList']
+        assert list(rnn.in_slots['PreState']) == [1, 2]

@@ -10,7 +10,7 @@ batch's nonpad_kv_seqlen. Rows whose bias is all -inf give zeros, as ONNX's refe
 import numpy as np
 
 from extensions.front.onnx.attention_mask import ONNXAttentionHeads, ONNXAttentionMaskBias, ONNXAttentionMergeHeads
-from extensions.front.onnx.nn_formulas import I64, concat, like, rank
+from mo.front.common.nn_formulas import I64, concat, like, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node

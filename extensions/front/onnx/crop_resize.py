@@ -10,7 +10,7 @@ gives extrapolation_value where the coordinate falls outside [0, in - 1].
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, like
+from mo.front.common.nn_formulas import I64, like
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Ceiling, Floor

@@ -3,7 +3,7 @@ over the past state and the input), SwiGLU (a Swish gate times the value) and Te
 All of them work on run-time shapes: only the attributes need to be known."""
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, concat, like
+from mo.front.common.nn_formulas import I64, concat, like
 from extensions.front.onnx.nn_lowering import add_bias
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

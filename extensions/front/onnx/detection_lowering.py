@@ -2,7 +2,7 @@
 ops ``detection_ext`` leaves)."""
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import concat, like, shape_tail
+from mo.front.common.nn_formulas import concat, like, shape_tail
 from mo.front.common.formula_kit import F32, I64, cast, column, transpose, unsqueeze
 from extensions.ops.detection import DeformableConvolution
 from extensions.ops.opset_tensor import ScatterElementsUpdate

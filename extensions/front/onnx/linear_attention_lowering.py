@@ -17,7 +17,7 @@ as any body; it reads nothing of the enclosing graph, so every shape in it is kn
 import numpy as np
 
 from extensions.front.onnx.linear_attention_ext import UPDATE_RULES
-from extensions.front.onnx.nn_formulas import I64, concat
+from mo.front.common.nn_formulas import I64, concat
 from mo.front.onnx.control_flow_ops import ONNXScan
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.proto import ATTRIBUTE_TYPE, DATA_TYPE, GraphProto

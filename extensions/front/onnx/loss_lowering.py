@@ -1,6 +1,6 @@
 """ONNX's NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as opset ops (the internal ops ``loss_ext.py``
 extracts)."""
-from extensions.front.onnx.nn_formulas import I64, axes_from, like
+from mo.front.common.nn_formulas import I64, axes_from, like
 from extensions.ops.opset_tensor import GatherElements
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

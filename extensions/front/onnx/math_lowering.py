@@ -7,7 +7,7 @@ its formula.
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import gelu, like
+from mo.front.common.nn_formulas import gelu, like
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Clamp, Elu, Exp, Log, Sigmoid, Swish

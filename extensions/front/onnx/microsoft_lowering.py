@@ -4,7 +4,7 @@ Constants take the element type of the tensor they meet (ConvertLike, folded at 
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, gelu, like
+from mo.front.common.nn_formulas import I64, gelu, like
 from extensions.front.onnx.nn_lowering import add_bias, grouped_weights, window
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

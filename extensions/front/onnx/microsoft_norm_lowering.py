@@ -6,7 +6,7 @@ whatever the input's type, computed from the input converted to float32, as onnx
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, axes_from, like
+from mo.front.common.nn_formulas import I64, axes_from, like
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt

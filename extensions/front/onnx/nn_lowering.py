@@ -1,7 +1,7 @@
 """ONNX's Conv, ConvTranspose and Dropout as opset ops (the internal ops ``nn_ext.py`` extracts)."""
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, concat, like, per_channel, shape_tail
+from mo.front.common.nn_formulas import I64, concat, like, per_channel, shape_tail
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast

@@ -3,7 +3,7 @@
 Constants of the formulas (epsilon, exponents) take the element type of the tensor they meet (ConvertLike, folded
 at inference), so float16 and double models convert too.
 """
-from extensions.front.onnx.nn_formulas import I64, axes_from, concat, like, per_channel, spatial_axes
+from mo.front.common.nn_formulas import I64, axes_from, concat, like, per_channel, spatial_axes
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Sqrt

@@ -2,7 +2,7 @@
 extracts)."""
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, concat, like, shape_tail, spatial_axes
+from mo.front.common.nn_formulas import I64, concat, like, shape_tail, spatial_axes
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs

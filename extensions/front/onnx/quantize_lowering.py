@@ -20,7 +20,7 @@ import numpy as np
 
 from extensions.front.onnx.cast_lowering import saturating_convert
 from extensions.front.onnx.elementwise_ext import input_dtype
-from extensions.front.onnx.nn_formulas import I64, concat, per_channel, shape_tail
+from mo.front.common.nn_formulas import I64, concat, per_channel, shape_tail
 from extensions.front.onnx.nn_lowering import grouped_weights, window
 from extensions.front.onnx.quantize_ext import FLOAT8_TYPES, FLOAT_QDQ_TYPES
 from mo.front.common.rule import Builder, OpRule

@@ -2,7 +2,7 @@
 import numpy as np
 
 from extensions.front.onnx.crop_resize import resize_by_gathers
-from extensions.front.onnx.nn_formulas import I64, rank
+from mo.front.common.nn_formulas import I64, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Floor

@@ -15,47 +15,21 @@ ONNX and the opset differ in four ways, each bridged here:
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, concat, like
+from mo.front.common.nn_formulas import concat, like
+from mo.front.common.rnn_formulas import dims, reorder_gates, split, transpose
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add
-from mo.ops.gather import Gather
 from mo.ops.rnn_ops import GRUSequence, LSTMSequence, RNNSequence
-from mo.ops.shapeof import ShapeOf
-from mo.ops.split import Split
-from mo.ops.transpose import Transpose
 from mo.utils.error import Error
 
 #: ONNX's inputs
 X, W, R, B, SEQUENCE_LENS, INITIAL_H, INITIAL_C, P = range(8)
 #: where each of ONNX's LSTM gate blocks (i, o, f, c) goes in the opset's order (f, i, c, o)
 LSTM_GATE_ORDER = [2, 0, 3, 1]
-
-
-def transpose(b: Builder, tensor, order, tag: str):
-    return b.op(Transpose, [tensor, b.const(order, tag + '/order', I64)], tag)
-
-
-def dims(b: Builder, tensor, indices, tag: str):
-    """``shape(tensor)[indices]`` (int64 vector)."""
-    shape = b.op(ShapeOf, [tensor], tag + '/shape')
-    return b.op(Gather, [shape, b.const(indices, tag + '/indices', I64), b.const(0, tag + '/axis', I64)], tag)
-
-
-def split(b: Builder, tensor, parts: int, axis: int, tag: str):
-    node = b.op(Split, [tensor, b.const(axis, tag + '/axis', I64)], tag, num_splits=parts)
-    return [node.out_port(k) for k in range(parts)]
-
-
-def reorder_gates(b: Builder, tensor, order, axis: int, tag: str):
-    """The gate blocks of ``tensor`` along ``axis`` in the opset's order (``order[k]``: ONNX's block at k)."""
-    if order is None:
-        return tensor
-    blocks = split(b, tensor, len(order), axis, tag + '/gates')
-    return b.op(Concat, [blocks[k] for k in order], tag, axis=axis, in_ports_count=len(order))
 
 
 def zeros(b: Builder, like_tensor, shape, tag: str):

@@ -5,7 +5,7 @@ tensor stacked on a new axis 0), moved to the concatenation's axis: the sequence
 outputs the appended tensor as a scan output instead of carrying the sequence.
 """
 import numpy as np
-from extensions.front.onnx.nn_formulas import I64, rank
+from mo.front.common.nn_formulas import I64, rank
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.common.rule import rewrite_node
 from mo.front.onnx.control_flow_ops import ONNXLoop

@@ -19,7 +19,7 @@ is folded into the codes instead: ``code - 2^(bits-1)`` is a signed code, the sy
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, concat
+from mo.front.common.nn_formulas import I64, concat
 from extensions.front.onnx.quantize_lowering import _convert_shape_only
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

@@ -23,13 +23,13 @@ from mo.graph.graph import Node
 from mo.ops.convert import Convert
 from mo.ops.loop import If, Loop
 from mo.utils.error import Error
+from mo.front.paddle.graph import PROGRAM
 
 #: slot names of PIR's if/while results and while operands, by position (their number varies)
 MANY = 64
 
 
 def _program(node):
-    from mo.front.paddle.graph import PROGRAM
     return node.graph.graph[PROGRAM]
 
 

@@ -10,7 +10,7 @@ clamped to [0, 1]. Boxes and Variances are ``[H, W, priors, 4]`` (``[H * W * pri
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64
+from mo.front.common.nn_formulas import I64
 from extensions.front.paddle.detection_lowering import _dim, _outputs, _port
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node

@@ -1,7 +1,7 @@
 """Paddle's detection ops (the internal ops of ``detection_ext.py``) as opset ops and elementwise formulas."""
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64
+from mo.front.common.nn_formulas import I64
 from extensions.front.paddle.interp_lowering import slot_ports
 from extensions.ops.detection import DeformableConvolution, ROIAlign
 from mo.front.common.rule import Builder, OpRule

@@ -2,7 +2,7 @@
 made for them: PriorBox-8, MulticlassNms-9, MatrixNms-8, GenerateProposals-9."""
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64
+from mo.front.common.nn_formulas import I64
 from extensions.front.paddle.detection_lowering import _dim, _outputs, _port, split
 from extensions.ops.paddle_detection import GenerateProposals, MatrixNms, MulticlassNms, PriorBox
 from mo.front.common.rule import Builder, OpRule

@@ -7,7 +7,7 @@ are given on input 2, so NHWC needs no Transposes.
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64, axes_from
+from mo.front.common.nn_formulas import I64, axes_from
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Floor

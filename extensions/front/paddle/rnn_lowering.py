@@ -15,8 +15,8 @@ input, the forward features first as Paddle concatenates them. What differs from
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64
-from extensions.front.onnx.rnn_lowering import dims, reorder_gates, split, transpose
+from mo.front.common.nn_formulas import I64
+from mo.front.common.rnn_formulas import dims, reorder_gates, split, transpose
 from extensions.front.paddle.interp_lowering import slot_ports
 from extensions.front.paddle.rnn_ext import MODES
 from mo.front.common.rule import Builder, OpRule

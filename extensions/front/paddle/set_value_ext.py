@@ -11,7 +11,7 @@ says where each element of the broadcast value goes in the flattened ``x``.
 """
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import I64
+from mo.front.common.nn_formulas import I64
 from extensions.front.paddle.interp_lowering import as_i64_vector, slot_ports
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
@@ -26,6 +26,7 @@ from mo.ops.slice import Slice
 from mo.ops.tensor_ops import ScatterNDUpdate
 from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
+from mo.front.paddle.extractor_utils import input_var
 
 #: the typed value attributes of programs older than the ``values`` attribute
 _TYPED_VALUES = ('fp32_values', 'fp64_values', 'int32_values', 'int64_values', 'bool_values', 'fp16_values')
@@ -121,6 +122,5 @@ class PaddleSetValueLowering(OpRule):
     @staticmethod
     def _dtype(node: Node):
         """The element type of the assigned tensor, as the program declares it (float32 if it does not)."""
-        from mo.front.paddle.extractor_utils import input_var
         var = input_var(node, 'Input')
         return np.dtype(var.dtype) if var is not None and var.dtype is not None else np.dtype(np.float32)

@@ -16,6 +16,8 @@ from mo.front.paddle.sub_blocks import free_values, weights_of
 from mo.graph.graph import Graph
 from mo.utils.error import Error
 from mo.utils.replacement import for_framework
+from extensions.load.paddle.loader import PaddleLoader
+from extensions.load.paddle.loader import PaddleInputsOutputs
 
 #: PIR ops whose regions may read the enclosing block's values
 REGION_OPS = ('if', 'while')
@@ -37,11 +39,9 @@ class PaddleBodyInputs(LoadReplacementPattern):
     auto_clean_up = False  # no Results yet: everything would look dead
 
     def run_after(self):
-        from extensions.load.paddle.loader import PaddleLoader
         return [PaddleLoader]
 
     def run_before(self):
-        from extensions.load.paddle.loader import PaddleInputsOutputs
         return [PaddleInputsOutputs]
 
     def find_and_replace_pattern(self, graph: Graph):

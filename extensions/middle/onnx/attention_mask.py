@@ -2,7 +2,7 @@
 the type inference gave it, the split into heads and the merge back by the rank it gave the inputs."""
 import numpy as np
 
-from extensions.front.onnx.nn_formulas import like
+from mo.front.common.nn_formulas import like
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule

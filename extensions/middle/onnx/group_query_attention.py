@@ -13,7 +13,7 @@ from extensions.front.onnx.attention_lowering import _repeat_heads, rotate_heads
 from extensions.front.onnx.microsoft_gqa_ext import (ATTENTION_BIAS, COS, HEAD_SINK, KEY, OP, PAST_KEY, PAST_VALUE,
                                                     POSITION_IDS, QUERY, SEQLENS_K, SIN, TOTAL_LENGTH,
                                                     UNSUPPORTED_INPUTS, VALUE)
-from extensions.front.onnx.nn_formulas import like
+from mo.front.common.nn_formulas import like
 from extensions.middle.onnx.microsoft_attention_lowering import _dim, _i64, _shape
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node

@@ -3,7 +3,7 @@ in the middle phase because their layouts are told apart by the ranks of their i
 import numpy as np
 
 from extensions.front.onnx.attention_lowering import rotate_heads
-from extensions.front.onnx.nn_formulas import like
+from mo.front.common.nn_formulas import like
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule

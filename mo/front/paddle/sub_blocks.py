@@ -16,6 +16,8 @@ from mo.graph.graph import Graph, Node
 from mo.ops.body_io import input_name, output_name
 from mo.graph import body_conversion
 from mo.utils.error import Error
+from mo.front.paddle.graph import PROGRAM
+from mo.front.paddle.graph import program_to_graph
 
 #: PIR ops that end a region, their operands its results
 YIELDS = ('cf.yield',)
@@ -89,7 +91,6 @@ def yielded(program: Program, block_idx: int) -> list:
 
 def weights_of(graph: Graph) -> dict:
     """The model's persistable values, by var name, from the Const nodes the loader made of them."""
-    from mo.front.paddle.graph import PROGRAM
     program = graph.graph.get(PROGRAM)
     names = set(program.persistable_vars()) if program is not None else set()
     found = {}
@@ -102,7 +103,6 @@ def weights_of(graph: Graph) -> dict:
 def convert_block(owner: Node, block_idx: int, inputs, specs, outputs, where: str) -> Graph:
     """The converted body of block ``block_idx``: Parameter k (``input_name(k)``) is var ``inputs[k]`` with the
     shape and type of ``specs[k]`` (a ``mo.ops.body_io.BodyInput``), Result k reads var ``outputs[k]``."""
-    from mo.front.paddle.graph import program_to_graph
     program, weights = owner.paddle_program, owner.paddle_weights
     digest = hashlib.sha256('{}|{}|{}|{}'.format(program.path, block_idx, list(inputs), list(outputs)).encode())
     key = ('paddle', id(program), digest.digest(), tuple((s.dtype.str, tuple(s.shape or ())) for s in specs))
