@@ -250,14 +250,6 @@ _PACKED = _READER_UNIT - 1
 
 # ----- the emitter -----------------------------------------------------------------------------
 
-def _names_tensors_after_ops(graph: Graph) -> bool:
-    """Whether the framework the graph was read from names its tensors after their ops (its record says)."""
-    source = graph.graph.get('source_format')
-    if source is None:
-        return True
-    return framework(source).tensor_names_from_ops
-
-
 class _Emitter:
     """Walks the ops once, handing each layer's text to ``write_layer`` as soon as the layer is complete,
     collecting the edges and laying out the ``.bin``. ``depth`` is the depth of this network's layers in
@@ -291,7 +283,8 @@ class _Emitter:
         self.derived_names = set()
         #: whether a tensor also takes its op's name (TensorFlow's ``op`` / ``op:1``) or only has the names the
         #: framework gave it (ONNX's, as ovc writes them); a graph of no framework (built by hand) derives them
-        self.names_after_ops = _names_tensors_after_ops(graph)
+        self.names_after_ops = graph.graph.get('source_format') is None or \
+            framework(graph.graph['source_format']).tensor_names_from_ops
         #: the layer names given so far (each once)
         self.layer_names = LayerNames(graph)
         #: a tensor's ``data_type`` as found in its record -> its IR precision
