@@ -11,6 +11,7 @@ import logging as log
 from mo.front.frameworks import folder_framework
 from mo.utils.class_registration import is_builtin
 from mo.graph.graph import Graph
+from mo.utils.error import Error
 from mo.compat.helpers_hook import legacy_helper_names
 
 
@@ -23,6 +24,15 @@ def unsupported_op_hint(op_type: str, folder: str) -> str:
     return ('write an extractor (a class with op = {!r} and extract(node), in the {} folder of an --extensions '
             'directory) and an op class for the IR layer (in its ops/ folder): {}; or cut the ops off with '
             '--input/--output').format(op_type, folder, EXTENSIONS_TUTORIAL)
+
+
+def unknown_ops_error(unknown: dict, framework: str):
+    """One error naming every op type no extractor of ``framework`` knows (``unknown``: op type -> node names), each
+    with its count and first nodes, and the hint that says how to write an extractor for the first."""
+    parts = ['{} ({} node{}: {}{})'.format(op, len(names), 's' if len(names) > 1 else '', ', '.join(names[:3]),
+                                           ', ...' if len(names) > 3 else '') for op, names in sorted(unknown.items())]
+    return Error('The model has operations mo cannot convert: {}', '; '.join(parts),
+                 hint=unsupported_op_hint(sorted(unknown)[0], 'front/{}/'.format(framework)))
 
 
 class FrontExtractorOp:

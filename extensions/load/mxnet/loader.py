@@ -1,7 +1,7 @@
 """Load phase for MXNet: read the symbol and params, apply --input/--output, add Results, extract ops."""
 from extensions.load.preprocessing import InputPreprocessing
 from mo.front.common.input_spec import input_specs, parse_input, parse_output
-from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
+from mo.front.extractor import extractors_of_nodes, unknown_ops_error
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.mxnet.loader import read_model, symbol2nx
 from mo.graph.graph import Graph, Node
@@ -102,16 +102,6 @@ class MXNetAddResults(LoadReplacementPattern):
         graph.clean_up(undead_node_types=())
 
 
-def unknown_ops_error(unknown: dict) -> Error:
-    """One error naming every MXNet op no extractor knows, with its count and first nodes."""
-    parts = []
-    for op, names in sorted(unknown.items()):
-        parts.append('{} ({} node{}: {}{})'.format(op, len(names), 's' if len(names) > 1 else '',
-                                                   ', '.join(names[:3]), ', ...' if len(names) > 3 else ''))
-    return Error('The model has operations mo cannot convert: {}', '; '.join(parts),
-                 hint=unsupported_op_hint(sorted(unknown)[0], 'front/mxnet/'))
-
-
 class MXNetExtractor(LoadReplacementPattern):
     """Gives every MXNet node its mo op through the extractors registered for framework ``mxnet``."""
     id = 'MXNetExtractor'
@@ -126,7 +116,7 @@ class MXNetExtractor(LoadReplacementPattern):
     def find_and_replace_pattern(self, graph: Graph):
         todo, unknown = extractors_of_nodes(graph, 'mxnet')
         if unknown:
-            raise unknown_ops_error(unknown)
+            raise unknown_ops_error(unknown, 'mxnet')
         for node_id, extractor in todo:
             node = Node(graph, node_id)
             mxnet_op = node.op

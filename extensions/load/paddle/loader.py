@@ -1,7 +1,7 @@
 """Load phase for PaddlePaddle: read the program and params, apply --input/--output, add Results, extract ops."""
 from extensions.load.preprocessing import InputPreprocessing
 from mo.front.common.input_spec import input_specs, parse_output
-from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
+from mo.front.extractor import extractors_of_nodes, unknown_ops_error
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.paddle.graph import PROGRAM, TENSORS, program_to_graph
 from mo.front.paddle.load import read_model
@@ -146,16 +146,6 @@ class PaddleAddResults(LoadReplacementPattern):
         graph.clean_up(undead_node_types=())
 
 
-def unknown_ops_error(unknown: dict) -> Error:
-    """One error naming every Paddle op type no extractor knows, with its count and first nodes."""
-    parts = []
-    for op, names in sorted(unknown.items()):
-        parts.append('{} ({} node{}: {}{})'.format(op, len(names), 's' if len(names) > 1 else '',
-                                                   ', '.join(names[:3]), ', ...' if len(names) > 3 else ''))
-    return Error('The model has operations mo cannot convert: {}', '; '.join(parts),
-                 hint=unsupported_op_hint(sorted(unknown)[0], 'front/paddle/'))
-
-
 class PaddleExtractor(LoadReplacementPattern):
     """Gives every Paddle op node its mo op through the extractors registered for framework ``paddle``."""
     id = 'PaddleExtractor'
@@ -170,7 +160,7 @@ class PaddleExtractor(LoadReplacementPattern):
     def find_and_replace_pattern(self, graph: Graph):
         todo, unknown = extractors_of_nodes(graph, 'paddle')
         if unknown:
-            raise unknown_ops_error(unknown)
+            raise unknown_ops_error(unknown, 'paddle')
         for node_id, extractor in todo:
             node = Node(graph, node_id)
             paddle_op = node.op

@@ -4,7 +4,7 @@ import logging as log
 from extensions.back.signature_names import SIGNATURE_NAMES  # the signature's names, which --input/--output accept
 from extensions.load.preprocessing import InputPreprocessing
 from mo.utils.heap import release_free_heap
-from mo.front.extractor import extractors_of_nodes, unsupported_op_hint
+from mo.front.extractor import extractors_of_nodes, unknown_ops_error
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.tf import model_source
 from mo.front.tf.graphdef_io import parse_graph_def_bytes, read_graph_def_in_parts
@@ -437,11 +437,7 @@ class TFExtractor(LoadReplacementPattern):
     def find_and_replace_pattern(self, graph: Graph):
         todo, unknown = extractors_of_nodes(graph, 'tf')
         if unknown:
-            parts = ['{} ({} node{}: {}{})'.format(op, len(names), 's' if len(names) > 1 else '',
-                                                   ', '.join(names[:3]), ', ...' if len(names) > 3 else '')
-                     for op, names in sorted(unknown.items())]
-            raise Error('The model has operations mo cannot convert: {}', '; '.join(parts),
-                        hint=unsupported_op_hint(sorted(unknown)[0], 'front/tf/'))
+            raise unknown_ops_error(unknown, 'tf')
         # the loaders' front-phase graph (no data nodes): TF's names go straight into the port records
         direct = graph.phase == 'front' and not graph.count_by_attr('kind', 'data')
         out_adjacency, nodes, view = graph.out_adjacency, graph.node_attrs, Node.view  # runs for every node
