@@ -555,6 +555,7 @@ BACK = [
     'extensions.back.LegacyOpsLowering.EltwiseLowering',
     'extensions.back.LegacyOpsLowering.PowerLowering',
     'extensions.back.constant_folding.FinalConstantFolding',
+    'extensions.back.weight_compression.CompressWeights',  # --compress_weights: on the folded constants
     'extensions.back.signature_names.SignatureTensorNames',
     'mo.utils.anchors.BackFinish',
 ]

@@ -26,7 +26,7 @@ HELP = 'convert a model ({}) into OpenVINO IR v11'.format(', '.join(r.title for 
 #: options recorded in the IR's rt_info, in this order
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
                     'input_checkpoint', 'input_symbol', 'model_name', 'input', 'input_shape', 'output', 'batch',
-                    'compress_to_fp16', 'static_shape', 'transformations_config', 'extensions', 'mean_values', 'scale_values', 'scale',
+                    'compress_to_fp16', 'compress_weights', 'group_size', 'ratio', 'all_layers', 'static_shape', 'transformations_config', 'extensions', 'mean_values', 'scale_values', 'scale',
                     'reverse_input_channels', 'layout', 'source_layout', 'target_layout',
                     'freeze_placeholder_with_value')
 
@@ -49,6 +49,18 @@ def add_arguments(parser):
     parser.add_argument('--compress_to_fp16', nargs='?', const=True, default=False, type=_bool_text,
                         metavar='BOOL', help='store float weights as f16 (with a Convert); by default mo keeps them '
                                              'f32, where ovc writes f16 (also --compress_to_fp16=False)')
+    parser.add_argument('--compress_weights', metavar='MODE',
+                        help='store MatMul, Gather and Convolution weights as integer codes with scales, which '
+                             'OpenVINO runs compressed: ' + ', '.join(WEIGHT_MODES) + ' (data-free; embeddings, '
+                             'convolutions and the last layers stay 8-bit in the 4-bit modes)')
+    parser.add_argument('--group_size', metavar='N',
+                        help='with a 4-bit --compress_weights: one scale per N input channels (default 128; -1: per '
+                             'output channel)')
+    parser.add_argument('--ratio', metavar='R',
+                        help='with a 4-bit --compress_weights: the fraction (0-1] of the eligible weights\' elements '
+                             'in 4 bits, the least sensitive first; the rest in int8_asym (default 1)')
+    parser.add_argument('--all_layers', action='store_true',
+                        help='with a 4-bit --compress_weights: embeddings, convolutions and last layers in 4 bits too')
     parser.add_argument('--data_type', choices=('FP16', 'FP32', 'half', 'float'),
                         help='the Model Optimizer\'s flag: FP16/half is --compress_to_fp16')
     parser.add_argument('--static_shape', action='store_true',
@@ -212,7 +224,45 @@ def options_from_args(args) -> dict:
             raise UsageError('{} is not supported: {}', flag, why)
     if options.get('data_type') in ('FP16', 'half'):
         options['compress_to_fp16'] = True
+    _check_weight_compression(options)
     return options
+
+
+#: --compress_weights' modes
+WEIGHT_MODES = ('int8_sym', 'int8_asym', 'int4_sym', 'int4_asym')
+
+
+def _check_weight_compression(options: dict):
+    """Validate --compress_weights, --group_size, --ratio and --all_layers; group_size and ratio become numbers."""
+    mode = options.get('compress_weights')
+    given = [flag for flag in ('group_size', 'ratio', 'all_layers') if options.get(flag) not in (None, False)]
+    if mode is None:
+        if given:
+            raise UsageError('--{} needs --compress_weights', given[0])
+        return
+    if mode not in WEIGHT_MODES:
+        raise UsageError('--compress_weights {} is not a mode: use one of {}', mode, ', '.join(WEIGHT_MODES))
+    if mode.startswith('int8') and [flag for flag in given if flag != 'all_layers']:
+        raise UsageError('--{} is for the 4-bit modes: --compress_weights {} quantizes per output channel, all '
+                         'weights', [flag for flag in given if flag != 'all_layers'][0], mode)
+    if options.get('group_size') is not None:
+        try:
+            group = int(str(options['group_size']).strip())
+        except ValueError:
+            group = 0
+        if group != -1 and group < 1:
+            raise UsageError('--group_size {} must be a positive number of input channels, or -1 (per output '
+                             'channel)', options['group_size'])
+        options['group_size'] = group
+    if options.get('ratio') is not None:
+        try:
+            ratio = float(str(options['ratio']).strip())
+        except ValueError:
+            ratio = float('nan')
+        if not 0 < ratio <= 1:
+            raise UsageError('--ratio {} must be a fraction in (0, 1]: the share of the weights in 4 bits',
+                             options['ratio'])
+        options['ratio'] = ratio
 
 
 def convert(options: dict):
