@@ -106,17 +106,23 @@ def eligible_weights(graph: Graph) -> list:
             continue
         users = [port.node for port in const.out_port(0).get_destinations()]
         usages = {_usage(user, const) for user in users}
-        if not users or None in usages or len(usages) != 1:
+        if not users or None in usages or len({transposed for _, transposed in usages}) != 1:
             continue  # read by something else too, or read in two layouts: left as it is
-        (kind, transposed), = usages
-        weights.append(_Weight(const, kind, users, transposed))
+        kinds = {kind for kind, _ in usages}
+        if 'conv' in kinds and len(kinds) > 1:
+            continue
+        # a table both gathered and multiplied (a tied embedding and LM head) is an embedding
+        kind = 'gather' if 'gather' in kinds else kinds.pop()
+        weights.append(_Weight(const, kind, users, usages.pop()[1]))
     return weights
 
 
 def last_layers(graph: Graph, weights: list) -> set:
     """The ids of the weighted ops nearest the model's outputs: reached from a Result going upstream without
-    passing another weighted op."""
-    weighted = {user.id for weight in weights if weight.kind != 'gather' for user in weight.users}
+    passing another weighted op (a MatMul or Convolution of a constant, compressed or not)."""
+    weighted = {user.id for weight in weights for user in weight.users if user.soft_get('type') != 'Gather'}
+    weighted.update(node.id for node in graph.get_op_nodes() if node.soft_get('type') in ('MatMul', 'Convolution')
+                    and _const_source(node, 1) is not None)
     found, seen = set(), set()
     stack = list(graph.get_op_nodes(type='Result'))
     while stack:

@@ -213,6 +213,38 @@ def test_every_weight_within_half_a_step(mode, group, tmp_path):
         assert np.max(error / step) > 0.4  # the weights were rounded to the steps, not kept
 
 
+def test_tied_embedding_is_8_bit_and_hidden_layers_4_bit(tmp_path):
+    """GPT-2's layout: the embedding table is also the LM head (MatMul with its transpose), and a residual Add
+    joins the embedding to the last hidden MatMul's output. The table, read by the Gather and the head, is
+    compressed once in int8_asym; the hidden MatMuls, though a residual path leads from them to the output, are not
+    last layers (the head is) and go to 4 bits. Output within the interval bound of onnxruntime's."""
+    import mo
+    from onnx import TensorProto, helper, numpy_helper
+    from tests.onnx.onnx_oracle import run_onnxruntime
+    _, weights = _mlp()
+    weights = {k: v for k, v in weights.items() if k != 'head'}
+    nodes = [helper.make_node('Gather', ['emb', 'ids'], ['e']), helper.make_node('MatMul', ['e', 'w1'], ['a']),
+             helper.make_node('Relu', ['a'], ['r']), helper.make_node('MatMul', ['r', 'w2'], ['b']),
+             helper.make_node('Add', ['b', 'e'], ['c']), helper.make_node('Transpose', ['emb'], ['emb_t'], perm=[1, 0]),
+             helper.make_node('MatMul', ['c', 'emb_t'], ['logits'])]
+    graph = helper.make_graph(nodes, 'tied', [helper.make_tensor_value_info('ids', TensorProto.INT64, [1, T])],
+                              [helper.make_tensor_value_info('logits', TensorProto.FLOAT, [1, T, V])],
+                              [numpy_helper.from_array(v, k) for k, v in weights.items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 17)])
+    result = mo.convert_model(model, output_dir=str(tmp_path), model_name='tied', compress_weights='int4_sym')
+    types = _ir_const_types(result.xml_path)
+    assert types.count('u8') == 2 and types.count('i4') == 2  # the table (codes, zero point); w1, w2
+    compiled = compile_openvino(result.xml_path, config=CPU)
+    assert sorted(_runtime_precisions(compiled, 'FullyConnected')) == ['i4', 'i4', 'u8']
+    assert _runtime_precisions(compiled, 'Gather') == ['u8']
+    ids = np.random.default_rng(4).integers(0, V, (1, T)).astype(np.int64)
+    specs = {'emb': (8, False, D), 'w1': (4, True, 128), 'w2': (4, True, 128), 'head': (8, False, D)}
+    bound = _mlp_bound(dict(weights, head=weights['emb'].T), ids, specs)
+    error = np.abs(compiled([ids])[0] - run_onnxruntime(model, {'ids': ids})[0])
+    # the head's weights are the table's, quantized once: the same steps as the bound's head takes
+    assert np.all(error <= bound + FLOAT_SLACK), float(np.max(error - bound))
+
+
 def test_onnx_mlp_with_compress_to_fp16(tmp_path):
     """With --compress_to_fp16 the scales are f16 (behind the writer's decompression Convert), the codes stay
     u4/u8, OpenVINO still runs them compressed, and the output stays within the bound (the f16 scales add their
