@@ -180,8 +180,10 @@ def convert_model(input_model, **options) -> ConversionResult:
 
     ``options`` are ``mo convert``'s: ``output_dir``, ``model_name``, ``input`` (``["x", ("y", [1, 3],
     np.float32)]``, ``[1, 224, 224, 3]``, ``{"x": openvino.PartialShape([1, -1])}``, ...), ``input_shape``
-    (``[1, 224, 224, 3]``), ``output`` (``["a", "b"]``), ``batch``, ``compress_to_fp16``, ``extensions``
-    (a list of directories), ``transformations_config``, ``mean_values``, ``scale_values``,
+    (``[1, 224, 224, 3]``), ``output`` (``["a", "b"]``), ``batch``, ``compress_to_fp16``,
+    ``compress_weights`` (``'int4_asym'``, with ``group_size``, ``ratio``, ``all_layers``:
+    docs/weight_compression.md), ``extensions`` (a list of directories), ``transformations_config``,
+    ``mean_values``, ``scale_values``,
     ``reverse_input_channels``, ... Without ``output_dir`` the IR goes to a temporary directory owned by
     the result.
 
