@@ -35,6 +35,7 @@ LOAD = [
     'extensions.load.paddle.loader.PaddleLoader',
     'extensions.load.paddle.body_inputs.PaddleBodyInputs',
     'extensions.load.paddle.array_outputs.PaddleArrayOutputs',
+    'extensions.load.paddle.array_outputs.PaddleArrayWriteChain',
     'extensions.load.paddle.loader.PaddleInputsOutputs',
     'extensions.load.paddle.loader.PaddleAddResults',
     'extensions.load.paddle.loader.PaddleExtractor',
@@ -114,6 +115,7 @@ FRONT = [
     'extensions.front.paddle.control_flow_ext.PaddleWhileLowering',
     'extensions.front.paddle.control_flow_ext.PaddleSelectInputLowering',
     'extensions.front.paddle.control_flow_ext.PaddleConditionalBlockLowering',
+    'extensions.front.paddle.array_static.PaddleStaticArrays',  # writes at constant indexes: a stacked tensor
     'extensions.front.paddle.array_ext.PaddleArrayLeftCheck',  # after the loops made their arrays tensors
     'extensions.front.paddle.array_ext.PaddleArrayToTensorLowering',
     'extensions.front.paddle.array_ext.PaddleArrayLengthLowering',

@@ -27,7 +27,7 @@ FIXTURES = {
                       'while_0', 'while_in_if', 'if_in_while'],
     'cases_nms': ['multiclass_nms_v1_v2'],
     'cases_array': ['array_stack_concat', 'array_stack_concat_once', 'array_stack1_concat1', 'array_decoder',
-                    'array_length_read', 'array_two_lists'],
+                    'array_length_read', 'array_two_lists', 'array_slice_after_loop', 'array_static_writes'],
 }
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global StackConcat, Decoder, LengthAndLast, TwoLists, ReadInLoop, FilledBeforeLoop
+    global StackConcat, Decoder, LengthAndLast, TwoLists, SliceAfter, StaticWrites, ReadInLoop, FilledBeforeLoop
     import paddle
 
     class StackConcat(paddle.nn.Layer):
@@ -69,6 +69,33 @@ def setup():
             return paddle.stack(a, axis=0), paddle.stack(b, axis=1)
 
 
+    class SliceAfter(paddle.nn.Layer):
+        """A slice of the list after the loop (classic slice of the array, PIR slice_array), stacked."""
+        def forward(self, x, n):
+            i = paddle.zeros([1], dtype='int64')
+            outs = []
+            while i < n:
+                outs.append(x + paddle.cast(i, 'float32'))
+                i = i + 1
+            return paddle.stack(outs[1:3], axis=0)
+
+    class StaticWrites(paddle.nn.Layer):
+        """An array written at constant indexes outside loops (an append, another, an overwrite), then read,
+        measured and concatenated."""
+        def __init__(self, out_index=False):
+            super().__init__()
+            self.out_index = out_index
+
+        def forward(self, x):
+            arr = paddle.tensor.create_array('float32')
+            first, second = paddle.zeros([1], 'int64'), paddle.ones([1], 'int64')
+            arr = paddle.tensor.array_write(x, first, array=arr)
+            arr = paddle.tensor.array_write(x * 2.0, second, array=arr)
+            arr = paddle.tensor.array_write(x + 1.0, first, array=arr)
+            joined, index = paddle.tensor.manipulation.tensor_array_to_tensor(arr, axis=1, use_stack=False)
+            outputs = [paddle.tensor.array_read(arr, second), paddle.tensor.array_length(arr), joined]
+            return outputs + [index] if self.out_index else outputs
+
     class ReadInLoop(paddle.nn.Layer):
         """Reads the list inside the loop that appends to it: no scan output; mo refuses it."""
         def forward(self, x, n):
@@ -113,7 +140,13 @@ CASES = {
     'array_length_read': lambda: (LengthAndLast(), _XN, [_x(2, 3), _count(3)]),
     'array_two_lists': lambda: (TwoLists(), [('x', [2, -1], 'float32'), ('n', [1], 'int64')],
                                 [_x(2, 5), _count(3)]),
+    'array_slice_after_loop': lambda: (SliceAfter(), _XN, [_x(2, 3), _count(4)]),
+    'array_static_writes': lambda: (StaticWrites(), [('x', [2, 3], 'float32')], [_x(2, 3)]),
+    'array_static_out_index': lambda: (StaticWrites(out_index=True), [('x', [2, 3], 'float32')], [_x(2, 3)]),
 }
+
+#: PIR only: Paddle 2.6 Inference cannot fetch tensor_array_to_tensor's OutIndex ("holder_ should not be null")
+PIR_ONLY = {'array_static_out_index'}
 
 #: cases mo refuses with one error (``test_paddle_arrays.py``), exported only by name
 CASES_REFUSED = {

@@ -77,3 +77,45 @@ class PaddleArrayOutputs(LoadReplacementPattern):
             loop['out_slots'] = out_slots
             loop['array_outputs'] = arrays
             self.match_count += 1
+
+
+class PaddleArrayWriteChain(LoadReplacementPattern):
+    """PIR's in-place array writes as a chain: each ``array_write_`` reads the array as the write before it left
+    it, and each other reader of the array the array as the last write before it (in program order) left it, as
+    the classic format's ``write_to_array`` chain says (``mo.front.paddle.graph``). What the writes then build is
+    ``extensions/front/paddle/array_static.py``'s business."""
+    id = 'PaddleArrayWriteChain'
+    graph_condition = [for_framework('paddle')]
+    auto_clean_up = False  # no Results yet: everything would look dead
+
+    def run_after(self):
+        return [PaddleArrayOutputs]
+
+    def run_before(self):
+        return [PaddleInputsOutputs]
+
+    def find_and_replace_pattern(self, graph: Graph):
+        program = graph.graph.get(PROGRAM)
+        arrays = [node for node in graph.get_op_nodes(op='create_array')
+                  if getattr(node.soft_get('pb', None), 'results', None)]
+        if not arrays or program.format != 'pir':
+            return
+        order = {tuple(op.results): k for k, op in enumerate(program.blocks[0].ops) if op.results}
+        for array in arrays:
+            readers = []
+            for _, reader, key, data in graph.out_edges(array.id, keys=True, data=True):
+                node = Node(graph, reader)
+                at = order.get(tuple(getattr(node.soft_get('pb', None), 'results', None) or ()))
+                if at is not None:
+                    readers.append((at, reader, key, data))
+            if not any(Node(graph, reader).soft_get('op') == 'array_write' for _, reader, _, _ in readers):
+                continue
+            current = (array.id, 0)
+            for _, reader, key, data in sorted(readers, key=lambda item: item[0]):
+                if current[0] != array.id:
+                    graph.remove_edge(array.id, reader, key)
+                    graph.add_edge(current[0], reader, **dict(data, out=current[1]))
+                node = Node(graph, reader)
+                if node.soft_get('op') == 'array_write' and data['in'] in node.in_slots.get('Array', []):
+                    current = (reader, node.out_slots['Out'][0])
+            self.match_count += 1

@@ -149,6 +149,10 @@ def _add_op(graph: Graph, program: Program, op: Op, vectors: _Vectors, tensors: 
     # the first output var as written (a vector result by its own name, not its first member's)
     written = [named.outputs.get(slot) or [] for slot in list(out_table) + sorted(named.outputs)]
     name = next((names[0] for names in written if names and names[0] is not None), None) or op_type
+    if op_type == 'write_to_array' and named.output('Out') in tensors:
+        # a classic write changes its array in place: the array before it is an input too (slot Array), so that
+        # successive writes form a chain (extensions/front/paddle/array_static.py)
+        inputs.append(('Array', [named.output('Out')]))
     node_id = graph.unique_id(name)
     in_slots, out_slots = {}, {}
     port = 0
