@@ -7,7 +7,7 @@ import numpy as np
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global StackConcat, Decoder, LengthAndLast, TwoLists, SliceAfter, StaticWrites, ReadInLoop, FilledBeforeLoop
+    global StackConcat, Decoder, LengthAndLast, TwoLists, SliceAfter, StaticWrites, ReadInLoop, FilledBeforeLoop, ComputedIndex
     import paddle
 
     class StackConcat(paddle.nn.Layer):
@@ -121,6 +121,16 @@ def setup():
             return paddle.stack(outs, axis=0)
 
 
+    class ComputedIndex(paddle.nn.Layer):
+        """A write outside loops at an index computed at run time: mo refuses it."""
+        def forward(self, x):
+            arr = paddle.tensor.create_array('float32')
+            arr = paddle.tensor.array_write(x, paddle.zeros([1], 'int64'), array=arr)
+            at = paddle.reshape(paddle.shape(x)[0], [1]) - 1
+            arr = paddle.tensor.array_write(x * 2.0, paddle.cast(at, 'int64'), array=arr)
+            return paddle.tensor.array_read(arr, paddle.zeros([1], 'int64'))
+
+
 def _x(*shape):
     return np.random.rand(*shape).astype(np.float32)
 
@@ -152,4 +162,5 @@ PIR_ONLY = {'array_static_out_index'}
 CASES_REFUSED = {
     'array_read_in_loop': lambda: (ReadInLoop(), _XN, [_x(2, 3), _count(3)]),
     'array_filled_before_loop': lambda: (FilledBeforeLoop(), _XN, [_x(2, 3), _count(3)]),
+    'array_computed_index': lambda: (ComputedIndex(), [('x', [-1, 3], 'float32')], [_x(2, 3)]),
 }

@@ -1,7 +1,8 @@
 """Paddle's tensor arrays against Paddle Inference: a ``while`` loop appending to a list (one and two lists, a
 recurrent decoder of a fed length, a single iteration), the list stacked or concatenated on several axes, its
 length, elements and a slice read after the loop; an array written at constant indexes outside loops (append,
-overwrite); a list read inside the loop that appends to it, or filled before it, is one clear error.
+overwrite); a list read inside the loop that appends to it, or filled before it, and a write outside loops at an
+index computed at run time are each one clear error.
 
 PIR programs (``create_array``/``array_write_``/``array_length``/``array_to_tensor``/``slice_array_dense``) are
 exported at test time; the classic ones (``write_to_array``/``lod_array_length``/``tensor_array_to_tensor``/
@@ -51,7 +52,8 @@ def refused(tmp_path_factory):
 
 
 @pytest.mark.parametrize('case, words', [('array_read_in_loop', ('reads tensor array', 'inside the loop')),
-                                         ('array_filled_before_loop', ('used before the loop', 'from empty'))])
+                                         ('array_filled_before_loop', ('used before the loop', 'from empty')),
+                                         ('array_computed_index', ('index is computed at run time',))])
 def test_unconverted_array_use_is_one_error(refused, case, words, tmp_path):
     """Arrays mo does not make a scan of (PIR: Paddle 2.6 refuses to export the first one)."""
     ir_dir = tmp_path / 'ir'
