@@ -35,6 +35,16 @@ INTERNAL = {'tensor_array_to_tensor': 'PaddleArrayToTensor', 'array_to_tensor': 
             'create_array': 'PaddleCreateArray'}
 
 
+#: what each internal op becomes, for the op tables
+_BECOMES = {'PaddleArrayToTensor': 'the stacked array moved (Transpose) or merged (Reshape) to the axis',
+            'PaddleArrayLength': 'the stacked array\'s first dimension (ShapeOf, Slice)',
+            'PaddleArrayRead': 'Gather on the stacked array\'s axis 0',
+            'PaddleArraySlice': 'Slice of the stacked array\'s axis 0',
+            'PaddleArrayWrite': 'in a while: the Loop\'s scan output; outside: Concat of the elements written at '
+                                'constant indexes',
+            'PaddleCreateArray': 'an empty array (Loop scan output, or the first of constant-index writes)'}
+
+
 class PaddleArrayExtractor(FrontExtractorOp):
     """The tensor-array ops -> ``PaddleArray*`` (see the module docstring)."""
     op = sorted(INTERNAL)
@@ -42,7 +52,7 @@ class PaddleArrayExtractor(FrontExtractorOp):
 
     @classmethod
     def describe(cls, op):
-        return INTERNAL[op]
+        return 'Tensor array: ' + _BECOMES[INTERNAL[op]]
 
     @classmethod
     def extract(cls, node):
