@@ -34,6 +34,8 @@ LOAD = [
     'extensions.load.mxnet.loader.MXNetExtractor',
     'extensions.load.paddle.loader.PaddleLoader',
     'extensions.load.paddle.body_inputs.PaddleBodyInputs',
+    'extensions.load.paddle.array_outputs.PaddleArrayOutputs',
+    'extensions.load.paddle.array_outputs.PaddleArrayWriteChain',
     'extensions.load.paddle.loader.PaddleInputsOutputs',
     'extensions.load.paddle.loader.PaddleAddResults',
     'extensions.load.paddle.loader.PaddleExtractor',
@@ -113,6 +115,12 @@ FRONT = [
     'extensions.front.paddle.control_flow_ext.PaddleWhileLowering',
     'extensions.front.paddle.control_flow_ext.PaddleSelectInputLowering',
     'extensions.front.paddle.control_flow_ext.PaddleConditionalBlockLowering',
+    'extensions.front.paddle.array_static.PaddleStaticArrays',  # writes at constant indexes: a stacked tensor
+    'extensions.front.paddle.array_ext.PaddleArrayLeftCheck',  # after the loops made their arrays tensors
+    'extensions.front.paddle.array_ext.PaddleArrayToTensorLowering',
+    'extensions.front.paddle.array_ext.PaddleArrayLengthLowering',
+    'extensions.front.paddle.array_ext.PaddleArrayReadLowering',
+    'extensions.front.paddle.array_ext.PaddleArraySliceLowering',
     'extensions.front.paddle.set_value_ext.PaddleSetValueLowering',
     # ONNX: quantization
     'extensions.front.onnx.quantize_lowering.ONNXDequantizeLinearLowering',

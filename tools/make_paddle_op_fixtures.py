@@ -5,9 +5,9 @@
 (a Paddle 2.6 beside Paddle 3: ``python -m venv /tmp/paddle26 && /tmp/paddle26/bin/pip install
 paddlepaddle==2.6.2``). Each case of ``FIXTURES`` is exported by ``tests/paddle/paddle_export.py`` in the classic
 format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle 2.6 Inference's outputs
-(``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py`` and
-``test_paddle_control_flow.py`` convert them and compare with those outputs; ``interp_v1`` holds the interpolate
-ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``. Run by
+(``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py``,
+``test_paddle_control_flow.py`` and ``test_paddle_arrays.py`` convert them and compare with those outputs;
+``interp_v1`` holds the interpolate ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``. Run by
 hand when a case changes.
 """
 import argparse
@@ -26,6 +26,8 @@ FIXTURES = {
     'cases_control': ['if_true', 'if_false', 'if_input_true', 'if_input_false', 'if_two_outputs', 'while_3',
                       'while_0', 'while_in_if', 'if_in_while'],
     'cases_nms': ['multiclass_nms_v1_v2'],
+    'cases_array': ['array_stack_concat', 'array_stack_concat_once', 'array_stack1_concat1', 'array_decoder',
+                    'array_length_read', 'array_two_lists', 'array_slice_after_loop', 'array_static_writes'],
 }
 
 

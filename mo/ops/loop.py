@@ -97,7 +97,9 @@ class Loop(Op):
     """Loop whose body computes the next loop variables and the condition: inputs trip count, first execution
     condition, loop variables; output k is loop variable k after the last iteration. ``build_body(node, specs)``
     (given by the reader) converts the body for variables of ``specs``: output 0 the condition, output k + 1 the
-    next value of variable k (a TF While: ``extensions.load.tf.while_loop``)."""
+    next value of variable k (a TF While: ``extensions.load.tf.while_loop``). With ``scan_count`` s, the body's
+    last s outputs are scan outputs: each iteration's value (leading dimension 1) concatenated on axis 0, the
+    Loop's outputs after the variables' (a Paddle array appended to in the loop)."""
     op = 'Loop'
 
     def __init__(self, graph, attrs: dict):
@@ -141,6 +143,12 @@ class Loop(Op):
         for k, spec in enumerate(specs):
             if not node.out_port(k).disconnected():
                 _set_output(node, k, spec.shape, result_dtype(results[k + 1]) or spec.dtype)
+        for k in range(len(specs), len(specs) + int(node.soft_get('scan_count', 0))):
+            if node.is_out_port_connected(k):
+                shape = result_shape(results[k + 1])
+                if shape is None or len(shape) < 1:
+                    raise Error('Loop "{}": scan output {} has no leading axis to concatenate on', _name(node), k)
+                _set_output(node, k, [-1] + [int(d) for d in shape[1:]], result_dtype(results[k + 1]))
 
     @staticmethod
     def _settle(node, k: int, spec: BodyInput, shape, unranked: dict) -> bool:
@@ -179,9 +187,11 @@ class Loop(Op):
         for k, param in sorted(params.items()):
             port_map.items.append(('input', [('external_port_id', str(FIRST_VARIABLE_PORT + k)),
                                              ('internal_layer_id', str(ids[param]))]))
+        variables = len(node.variable_types)
         for k, port in sorted(output_ports.items()):
+            scan = [('axis', '0')] if k >= variables else []  # a scan output: concatenated on axis 0
             port_map.items.append(('output', [('external_port_id', str(port)),
-                                              ('internal_layer_id', str(ids[results[k + 1]]))]))
+                                              ('internal_layer_id', str(ids[results[k + 1]]))] + scan))
         port_map.items.append(('output', [('external_port_id', '-1'), ('internal_layer_id', str(ids[results[0]])),
                                           ('purpose', 'execution_condition')]))
         back_edges = ElementList('back_edges', [('edge', [('from-layer', str(ids[r])), ('to-layer', str(ids[p]))])

@@ -1,11 +1,12 @@
 """Cases for the prior box, NMS and proposal ops (``test_paddle_detection.py``): ``prior_box``,
-``multiclass_nms3``, ``matrix_nms`` and ``generate_proposals`` with their attributes varied."""
+``multiclass_nms3`` (also its two-stage form with ``RoisNum``),
+``matrix_nms`` and ``generate_proposals`` with their attributes varied."""
 import numpy as np
 
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global PriorBox, MulticlassNms3, MulticlassNmsOld, MatrixNms, Proposals
+    global PriorBox, MulticlassNms3, MulticlassNms3Rois, MulticlassNmsOld, MatrixNms, Proposals
     import paddle
     from paddle.vision import ops
 
@@ -36,6 +37,23 @@ def setup():
             index = helper.create_variable_for_type_inference(dtype='int32')
             count = helper.create_variable_for_type_inference(dtype='int32')
             helper.append_op(type='multiclass_nms3', inputs={'BBoxes': bboxes, 'Scores': scores},
+                             outputs={'Out': out, 'Index': index, 'NmsRoisNum': count}, attrs=dict(a))
+            return out, index, count
+
+    class MulticlassNms3Rois(MulticlassNms3):
+        """The two-stage form: each RoI's box and score per class, RoisNum RoIs per image."""
+        def forward(self, bboxes, scores, rois_num):
+            a = self.attrs
+            if _in_pir():
+                return paddle._C_ops.multiclass_nms3(bboxes, scores, rois_num, a['score_threshold'], a['nms_top_k'],
+                                                     a['keep_top_k'], a['nms_threshold'], a['normalized'], a['nms_eta'],
+                                                     a['background_label'])
+            from paddle.base.layer_helper import LayerHelper
+            helper = LayerHelper('multiclass_nms3')
+            out = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
+            index = helper.create_variable_for_type_inference(dtype='int32')
+            count = helper.create_variable_for_type_inference(dtype='int32')
+            helper.append_op(type='multiclass_nms3', inputs={'BBoxes': bboxes, 'Scores': scores, 'RoisNum': rois_num},
                              outputs={'Out': out, 'Index': index, 'NmsRoisNum': count}, attrs=dict(a))
             return out, index, count
 
@@ -107,6 +125,21 @@ def _nms(layer_class, pixels=False, **attrs):
     return make
 
 
+def _nms_rois(counts, classes=3, **attrs):
+    """RoIs in clusters, a box per class jittered around each, distinct scores; ``counts`` RoIs per image."""
+    def make():
+        rois = int(sum(counts))
+        centers = np.random.rand(rois, 1, 2) * 0.6 + 0.2
+        xy = centers + np.random.randn(rois, classes, 2) * 0.03
+        size = np.random.rand(rois, classes, 2) * 0.15 + 0.1
+        bboxes = np.concatenate([xy - size / 2, xy + size / 2], -1).astype(np.float32)
+        scores = (np.random.permutation(rois * classes).reshape(rois, classes) / (rois * classes)).astype(np.float32)
+        specs = [('bboxes', [-1, classes, 4], 'float32'), ('scores', [-1, classes], 'float32'),
+                 ('rois_num', [-1], 'int32')]
+        return MulticlassNms3Rois(**attrs), specs, [bboxes, scores, np.array(counts, np.int32)]
+    return make
+
+
 def _proposals(**kwargs):
     def make():
         a, h, w = 3, 4, 5
@@ -137,6 +170,9 @@ CASES = {
                                             nms_threshold=0.5),
     'multiclass_nms3_pixels_eta': _nms('MulticlassNms3', pixels=True, normalized=False, nms_eta=0.9,
                                        score_threshold=0.3),
+    'multiclass_nms3_rois_num': _nms_rois([5, 9]),
+    'multiclass_nms3_rois_num_3images_topk': _nms_rois([6, 0, 8], classes=4, keep_top_k=6, nms_top_k=4,
+                                                       background_label=0, nms_threshold=0.4),
     'matrix_nms_linear': _nms('MatrixNms'),
     'matrix_nms_gaussian_topk': _nms('MatrixNms', use_gaussian=True, gaussian_sigma=1.5, nms_top_k=8, keep_top_k=6,
                                      background_label=1),

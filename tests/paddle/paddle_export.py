@@ -85,7 +85,8 @@ def main():
     import paddle
     cases_module = importlib.import_module(module)
     cases_module.setup()  # the layer classes: the cases modules import paddle only here
-    cases = dict(cases_module.CASES, **getattr(cases_module, 'CASES_P26', {}))  # those only by name
+    cases = dict(cases_module.CASES, **getattr(cases_module, 'CASES_P26', {}),
+                 **getattr(cases_module, 'CASES_REFUSED', {}))  # those only by name
     for case in sys.argv[4:] or list(cases_module.CASES):
         try:
             export(paddle, case, cases[case], out_dir, fmt)

@@ -7,6 +7,7 @@ blocks (``mo.front.paddle.sub_blocks``) when the op's inputs are inferred.
   next vars...)``: Loop(-1, cond, vars..., the values the body reads), those read-only variables passed through;
 * classic ``while(X..., Condition)`` whose sub-block writes its ``Out`` vars (the condition among them) in
   place: Loop over the ``Out`` vars, the other ``X`` read-only;
+* either ``while`` appending to a tensor array once per iteration: a scan output of the Loop (``array_scan.py``);
 * classic ``conditional_block(Cond, Input...)`` pairs that ``select_input(Mask, X=[when false, when true])``
   joins (what ``paddle.jit.to_static`` writes for an ``if``/``else``): one If, its then branch the block that
   makes ``X[1]``, its else branch the one that makes ``X[0]``. A conditional_block whose outputs are read
@@ -18,7 +19,8 @@ import numpy as np
 from mo.front.common.rule import Builder, OpRule
 from extensions.load.paddle.body_inputs import WEIGHTS
 from mo.front.extractor import FrontExtractorOp
-from mo.front.paddle.sub_blocks import convert_block, weights_of, yielded
+from mo.front.paddle.sub_blocks import BodyEdits, convert_block, weights_of, yielded
+from extensions.front.paddle.array_scan import is_array, loop_append, scan_var
 from mo.graph.graph import Node
 from mo.ops.convert import Convert
 from mo.ops.loop import If, Loop
@@ -110,27 +112,49 @@ class WhileExtractor(_ControlFlowExtractor):
     def attributes(cls, node):
         program = node.paddle_program
         pb = node.pb
+        where = 'Paddle while "{}"'.format(node.soft_get('name', node.id))
         if pb.regions:  # PIR: while(cond, vars) { ^args: ... yield(cond', vars') }
             block = pb.regions[0][0]
             args = list(program.blocks[block].args)
             outer = list(node.soft_get('outer_values', None) or [])  # extensions/load/paddle/body_inputs
+            outer_ports = list(node.in_slots.get('Outer', []))
             yields = yielded(program, block)
             if len(yields) != len(args) + 1:
                 raise Error('Paddle while "{}": its body yields {} values for {} loop variables',
                             node.soft_get('name', node.id), len(yields), len(args))
-            node.attrs().update(body_block=block, body_inputs=args + outer, body_outputs=yields + outer,
-                                carried_count=len(args), outer_values=outer, classic=False,
-                                outer_ports=list(node.in_slots.get('Outer', [])))
+            # an array the body appends to in place (extensions/load/paddle/array_outputs.py gave the while an
+            # output for it): a scan output, no longer read from outside
+            arrays = list(node.soft_get('array_outputs', None) or [])
+            appends = [loop_append(program, block, name, where) for name in arrays]
+            kept = [(name, port) for name, port in zip(outer, outer_ports) if name not in arrays]
+            outer, outer_ports = [name for name, _ in kept], [port for _, port in kept]
+            node.attrs().update(body_block=block, body_inputs=args + outer,
+                                body_outputs=yields + outer + [a.scan for a in appends], carried_count=len(args),
+                                outer_values=outer, classic=False, outer_ports=outer_ports,
+                                body_edits=_edits(program, block, appends), scan_count=len(appends))
             return
         block = int(pb.attrs['sub_block'])
         read, written = list(pb.inputs.get('X') or []), list(pb.outputs.get('Out') or [])
         condition = (pb.inputs.get('Condition') or [None])[0]
         if condition not in written:
             written.append(condition)  # a condition the body leaves alone is a variable all the same
-        invariant = [name for name in read if name not in written]
+        arrays = [name for name in written if is_array(program, name)]
+        appends = [loop_append(program, block, name, where) for name in arrays]
+        written = [name for name in written if name not in arrays]
+        invariant = [name for name in read if name not in written and name not in arrays]
         node.attrs().update(body_block=block, body_inputs=written + invariant,
-                            body_outputs=[condition] + written + invariant, carried_count=len(written),
-                            carried_names=written, read_names=read, condition_name=condition, classic=True)
+                            body_outputs=[condition] + written + invariant + [a.scan for a in appends],
+                            carried_count=len(written), carried_names=written, read_names=read,
+                            condition_name=condition, classic=True, body_edits=_edits(program, block, appends),
+                            scan_count=len(appends), array_outputs=arrays)
+
+
+def _edits(program, block: int, appends) -> BodyEdits:
+    """The body's edits for its appends to arrays (``array_scan.py``)."""
+    ops = {}
+    for append in appends:
+        ops.update(append.edits)
+    return BodyEdits(ops, [scan_var(program, block, append) for append in appends])
 
 
 class ConditionalBlockExtractor(_ControlFlowExtractor):
@@ -178,11 +202,11 @@ def branch_builder(blocks, inputs, outputs):
     return build
 
 
-def body_builder(block, inputs, outputs):
-    """``build_body(node, specs)`` of a Loop whose body is ``block``."""
+def body_builder(block, inputs, outputs, edits=None):
+    """``build_body(node, specs)`` of a Loop whose body is ``block`` (``edits`` as ``convert_block`` takes them)."""
     def build(node, specs):
         where = 'The body of Paddle while "{}"'.format(node.soft_get('name', node.id))
-        return convert_block(node, block, inputs, specs, outputs, where)
+        return convert_block(node, block, inputs, specs, outputs, where, edits)
     return build
 
 
@@ -222,6 +246,11 @@ class PaddleWhileLowering(OpRule):
         if node.classic:
             ports = node.in_slots.get('X', [])
             by_name = dict(zip(node.read_names, ports))
+            for name in node.soft_get('array_outputs', None) or []:
+                source = node.in_port(by_name[name]).get_source().node if name in by_name else None
+                if source is not None and source.soft_get('op') != 'PaddleCreateArray':
+                    raise Error('Paddle while "{}": tensor array "{}" is written before the loop that appends to '
+                                'it; mo converts an array the loop fills from empty', b.name, name)
             cond_port = node.in_slots['Condition'][0]
             sources = []
             for name in node.body_inputs:
@@ -237,21 +266,29 @@ class PaddleWhileLowering(OpRule):
             sources = [node.in_port(p) for p in _numbered_ports(node, 'X')] + \
                 [node.in_port(p) for p in node.outer_ports]
         count, carried = len(node.body_inputs), int(node.carried_count)
+        scans = int(node.soft_get('scan_count', 0))
         block = node.body_block
         types = [_dtype(node.paddle_program, name, block) for name in node.body_inputs]
         trips = b.const(np.array(-1, np.int64), 'trip_count', np.int64)
         loop = b.op(Loop, [trips, as_bool(b, node.in_port(cond_port), 'condition')] + sources, 'loop',
                     variable_types=types, invariant_variables=set(range(carried, count)),
-                    build_body=body_builder(block, node.body_inputs, node.body_outputs),
-                    paddle_program=node.paddle_program, paddle_weights=node.paddle_weights,
-                    in_ports_count=2 + count, out_ports_count=count)
+                    build_body=body_builder(block, node.body_inputs, node.body_outputs,
+                                            node.soft_get('body_edits', None)),
+                    paddle_program=node.paddle_program, paddle_weights=node.paddle_weights, scan_count=scans,
+                    in_ports_count=2 + count, out_ports_count=count + scans)
+        # an array appended to in the loop: the iterations' values stacked (array_scan.py)
+        stacked = {name: loop.out_port(count + j) for j, name in enumerate(node.soft_get('array_outputs', None)
+                                                                            or [])}
         if node.classic:
             ports = (node.soft_get('out_slots', None) or {}).get('Out', [])
             finals = {name: loop.out_port(k) for k, name in enumerate(node.carried_names)}
+            finals.update(stacked)
             outs = [finals.get(name) for name in (node.pb.outputs.get('Out') or [])]
         else:
             ports = _numbered_ports(node, 'Out', out=True)
             outs = [loop.out_port(k) for k in range(len(ports))]
+            array_ports = (node.soft_get('out_slots', None) or {}).get('ArrayOut', [])
+            ports, outs = ports + array_ports, outs + list(stacked.values())
         result = [None] * (max(ports + [-1]) + 1)
         for port, out in zip(ports, outs):
             result[port] = out

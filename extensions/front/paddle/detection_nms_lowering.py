@@ -10,13 +10,15 @@ from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Mul
+from mo.ops.elementwise import Add, Div, FloorMod, GreaterEqual, Mul
+from mo.ops.nn_ops import TopK
+from mo.ops.reduce import ReduceSum
+from mo.ops.tensor_ops import CumSum
 from mo.ops.gather import Gather
 from mo.ops.reshape import Reshape
 from mo.ops.shapeof import ShapeOf
 from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
-from mo.utils.error import Error
 
 F32 = np.float32
 
@@ -50,21 +52,55 @@ class PaddlePriorBoxLowering(OpRule):
 class PaddleMulticlassNmsLowering(OpRule):
     """multiclass_nms3(BBoxes [N, M, 4], Scores [N, C, M], RoisNum) -> Out [K, 6], Index [K, 1], NmsRoisNum [N] =
     MulticlassNms-9: Paddle lists each image's kept boxes by class, then by score (``classid``, per image), and
-    indexes them ``image * M + box`` as the opset does. The two-stage form with RoisNum (BBoxes ``[M, C, 4]``,
-    Scores ``[M, C]``) is refused: given class-major, MulticlassNms keeps the same boxes but orders them within a
-    class differently from Paddle."""
+    indexes them ``image * M + box`` as the opset does.
+
+    The two-stage form with RoisNum (BBoxes ``[M, C, 4]``, Scores ``[M, C]``: each RoI's box and score per class,
+    RoisNum RoIs per image) is the opset's three-input form once made class-major (``[C, M, 4]``, ``[C, M]``),
+    which keeps the same boxes and indexes them ``roi * C + class`` as Paddle does. Paddle lists them by image,
+    class, then RoI (not by score): the rows are put in that order by sorting on
+    ``(image * C + class) * M + roi``."""
     op = 'PaddleMulticlassNms'
 
     def rewrite(self, node: Node, b: Builder):
         inputs = [_port(node, 'BBoxes'), _port(node, 'Scores'), _port(node, 'RoisNum', False)]
-        if inputs[2] is not None:
-            raise Error('multiclass_nms3 "{}": RoisNum (per-RoI boxes of each class) is not supported: MulticlassNms '
-                        'keeps the same boxes but lists them within a class in another order than Paddle', b.name)
+        boxes, counts = inputs[0], inputs[2]
+        if counts is not None:
+            inputs[0] = b.op(Transpose, [boxes, b.const([1, 0, 2], 'boxes_order', I64)], 'boxes_class_major')
+            inputs[1] = b.op(Transpose, [inputs[1], b.const([1, 0], 'scores_order', I64)], 'scores_class_major')
         nms = b.op(MulticlassNms, inputs, 'nms', sort_result_type='classid', sort_result_across_batch=False,
                    output_type=np.int32, iou_threshold=node.iou_threshold, score_threshold=node.score_threshold,
                    nms_top_k=node.nms_top_k, keep_top_k=node.keep_top_k, background_class=node.background_class,
                    normalized=node.normalized, nms_eta=node.nms_eta)
-        return _outputs(node, {'Out': nms.out_port(0), 'Index': nms.out_port(1), 'NmsRoisNum': nms.out_port(2)})
+        out, index = nms.out_port(0), nms.out_port(1)
+        if counts is not None:
+            order = _roi_order(b, index, boxes, counts)
+            out = b.op(Gather, [out, order, b.const(0, 'rows_axis', I64)], 'out_by_roi')
+            index = b.op(Gather, [index, order, b.const(0, 'index_rows_axis', I64)], 'index_by_roi')
+        return _outputs(node, {'Out': out, 'Index': index, 'NmsRoisNum': nms.out_port(2)})
+
+
+def _roi_order(b: Builder, index, boxes, counts):
+    """The permutation of the kept rows (``index`` ``[K, 1]``: ``roi * C + class``) that lists them by image,
+    class, then RoI; ``boxes`` ``[M, C, 4]``, ``counts`` the RoIs of each image."""
+    flat = b.op(Convert, [b.op(Reshape, [index, b.const([-1], 'flat_shape', I64)], 'index_flat')], 'index_i64',
+                dst_type=np.dtype(np.int64))
+    sizes = b.op(ShapeOf, [boxes], 'boxes_shape', output_type=np.dtype(np.int64))
+    rois_total = b.op(Gather, [sizes, b.const(0, 'm_index', I64), b.const(0, 'm_axis', I64)], 'rois_total')
+    classes = b.op(Gather, [sizes, b.const(1, 'c_index', I64), b.const(0, 'c_axis', I64)], 'classes')
+    roi = b.op(Div, [flat, classes], 'roi')
+    label = b.op(FloorMod, [flat, classes], 'label')
+    ends = b.op(CumSum, [b.op(Convert, [counts], 'counts_i64', dst_type=np.dtype(np.int64)),
+                         b.const(0, 'cumsum_axis', I64)], 'roi_ends')
+    past = b.op(GreaterEqual, [b.op(Unsqueeze, [roi, b.const([1], 'roi_axis', I64)], 'roi_column'),
+                               b.op(Unsqueeze, [ends, b.const([0], 'ends_axis', I64)], 'ends_row')], 'past_image')
+    image = b.op(ReduceSum, [b.op(Convert, [past], 'past_i64', dst_type=np.dtype(np.int64)),
+                             b.const([1], 'images_axis', I64)], 'image', keep_dims=False)
+    group = b.op(Add, [b.op(Mul, [image, classes], 'image_classes'), label], 'group')
+    key = b.op(Add, [b.op(Mul, [group, rois_total], 'group_offset'), roi], 'key')
+    kept = b.op(Reshape, [b.op(ShapeOf, [flat], 'kept_1d', output_type=np.dtype(np.int64)),
+                          b.const(np.zeros([0], np.int64), 'scalar', I64)], 'kept')
+    top = b.op(TopK, [key, kept], 'by_key', axis=0, mode='min', sort='value', index_element_type='i64')
+    return top.out_port(1)
 
 
 class PaddleMatrixNmsLowering(OpRule):

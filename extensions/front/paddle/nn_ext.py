@@ -3,8 +3,9 @@ attributes read into opset terms (pads as begin/end lists, auto_pad) for ``nn_lo
 ``norm_lowering.py``, which know the inputs' roles by slot.
 
 Paddle writes paddings as ``[ph, pw]`` (both sides alike) or ``[top, bottom, left, right]``, and
-``padding_algorithm`` ``EXPLICIT``, ``SAME`` or ``VALID``. Channels-last (``NHWC``) convolutions and pools are not
-converted (Paddle's exporters write NCHW).
+``padding_algorithm`` ``EXPLICIT``, ``SAME`` or ``VALID``. Channels-last (``NHWC``) convolutions and pools keep
+their attributes (Paddle's filters are ``[O, I, kh, kw]`` in either layout, its paddings and strides spatial
+only) and are marked ``channels_last``: ``nn_lowering.py`` runs them in NCHW between two Transposes.
 """
 from mo.front.extractor import FrontExtractorOp
 from mo.front.paddle.extractor_utils import node_name, paddle_attr
@@ -24,17 +25,17 @@ def pads(node, spatial: int = 2):
 
 
 def window_attrs(node) -> dict:
-    """strides, dilations, pads_begin/pads_end and auto_pad of a convolution or pool (NCHW only)."""
+    """strides, dilations, pads_begin/pads_end and auto_pad of a convolution or pool, and whether it is
+    channels-last."""
     layout = paddle_attr(node, 'data_format', 'NCHW')
-    if layout not in ('NCHW', 'AnyLayout'):
-        raise Error('Paddle op "{}" ({}) is in {} layout: mo converts NCHW convolutions and pools only',
-                    node_name(node), node.op, layout)
+    if layout not in ('NCHW', 'NHWC', 'AnyLayout'):
+        raise Error('Paddle op "{}" ({}): data_format "{}" is not NCHW or NHWC', node_name(node), node.op, layout)
     algorithm = str(paddle_attr(node, 'padding_algorithm', 'EXPLICIT') or 'EXPLICIT').upper()
     if algorithm not in _AUTO_PAD:
         raise Error('Paddle op "{}" ({}): padding_algorithm "{}" is not EXPLICIT, SAME or VALID', node_name(node),
                     node.op, algorithm)
     begin, end = pads(node)
-    attrs = {'layout': 'NCHW', 'auto_pad': _AUTO_PAD[algorithm],
+    attrs = {'layout': 'NCHW', 'channels_last': layout == 'NHWC', 'auto_pad': _AUTO_PAD[algorithm],
              'strides': [int(v) for v in paddle_attr(node, 'strides', [1, 1])],
              'pads_begin': begin if algorithm == 'EXPLICIT' else [0] * len(begin),
              'pads_end': end if algorithm == 'EXPLICIT' else [0] * len(end)}

@@ -1,4 +1,5 @@
-"""Paddle's convolutions and pooling (``Paddle_*`` ops of ``nn_ext.py``) as opset ops."""
+"""Paddle's convolutions and pooling (``Paddle_*`` ops of ``nn_ext.py``) as opset ops. A channels-last
+(``NHWC``) one runs as the NCHW op between two Transposes, which the runtime folds into its layout choice."""
 import numpy as np
 
 from extensions.front.paddle.formulas import I64, port
@@ -15,6 +16,7 @@ from mo.ops.reduce import ReduceMax, ReduceMean
 from mo.ops.reshape import Reshape
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
+from mo.ops.transpose import Transpose
 from mo.utils.error import Error
 
 _WINDOW = ('strides', 'dilations', 'pads_begin', 'pads_end', 'auto_pad', 'layout')
@@ -36,6 +38,20 @@ def grouped(b: Builder, weights, group: int, tag: str):
     return b.op(Reshape, [weights, target], tag)
 
 
+def as_nchw(b: Builder, node: Node, x):
+    """The op's input ``x`` in NCHW: transposed from NHWC when the op is channels-last."""
+    if not node.soft_get('channels_last', False):
+        return x
+    return b.op(Transpose, [x, b.const([0, 3, 1, 2], 'to_nchw/order', I64)], 'to_nchw')
+
+
+def from_nchw(b: Builder, node: Node, result):
+    """The NCHW ``result`` back in the op's layout."""
+    if not node.soft_get('channels_last', False):
+        return result
+    return b.op(Transpose, [result, b.const([0, 2, 3, 1], 'to_nhwc/order', I64)], 'to_nhwc')
+
+
 def add_bias(b: Builder, node: Node, result):
     """``result + Bias`` along the channels when the op has a Bias input (classic fused convolutions)."""
     bias = port(node, 'Bias')
@@ -51,12 +67,12 @@ class ConvLowering(OpRule):
     op = 'Paddle_conv'
 
     def rewrite(self, node: Node, b: Builder):
-        x, weights = port(node, 'Input'), port(node, 'Filter')
+        x, weights = as_nchw(b, node, port(node, 'Input')), port(node, 'Filter')
         if node.group == 1:
             conv = b.op(Convolution, [x, weights], 'conv', **window(node))
         else:
             conv = b.op(GroupConvolution, [x, grouped(b, weights, node.group, 'weights')], 'conv', **window(node))
-        return add_bias(b, node, conv)
+        return from_nchw(b, node, add_bias(b, node, conv))
 
 
 def _transposed_size(node: Node, spatial_in):
@@ -79,7 +95,7 @@ class ConvTransposeLowering(OpRule):
     op = 'Paddle_conv_transpose'
 
     def rewrite(self, node: Node, b: Builder):
-        x, weights = port(node, 'Input'), port(node, 'Filter')
+        x, weights = as_nchw(b, node, port(node, 'Input')), port(node, 'Filter')
         attrs = window(node)
         padding = list(node.output_padding)
         size = list(node.output_size)
@@ -92,7 +108,8 @@ class ConvTransposeLowering(OpRule):
             size = [int(v) for v in np.ravel(source.value)]
         if size and attrs.get('auto_pad') == 'explicit':
             var = input_var(node, 'Input')
-            default = _transposed_size(node, var.shape[2:] if var is not None and var.shape else [None])
+            spatial = slice(1, 3) if node.soft_get('channels_last', False) else slice(2, None)
+            default = _transposed_size(node, var.shape[spatial] if var is not None and var.shape else [None])
             if default is None:
                 raise Error('conv2d_transpose "{}": output_size {} needs the input\'s spatial size, which the '
                             'program leaves dynamic', node_name(node), size)
@@ -102,7 +119,7 @@ class ConvTransposeLowering(OpRule):
         op_class = ConvolutionBackpropData
         if node.group != 1:
             op_class, weights = GroupConvolutionBackpropData, grouped(b, weights, node.group, 'weights')
-        return add_bias(b, node, b.op(op_class, [x, weights], 'deconv', **attrs))
+        return from_nchw(b, node, add_bias(b, node, b.op(op_class, [x, weights], 'deconv', **attrs)))
 
 
 class PoolLowering(OpRule):
@@ -111,7 +128,10 @@ class PoolLowering(OpRule):
     op = 'Paddle_pool'
 
     def rewrite(self, node: Node, b: Builder):
-        x = node.in_port(0)
+        return from_nchw(b, node, self._pool(node, b, as_nchw(b, node, node.in_port(0))))
+
+    @staticmethod
+    def _pool(node: Node, b: Builder, x):
         kernel = list(node.ksize)
         kernel_port = port(node, 'KernelSize')
         if kernel_port is not None:

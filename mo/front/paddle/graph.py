@@ -11,7 +11,8 @@ The convention every Paddle extractor and lowering relies on:
   likewise. ``node['in_slots']``/``node['out_slots']`` map each slot with vars to its ports
   (``{'X': [0], 'Y': [1]}``); ``extractor_utils.in_port``/``out_port`` read them;
 * a var the program declares but nothing writes (a run-time scratch buffer) is a ``Const`` of zeros when its
-  shape is static;
+  shape is static; a tensor array nothing writes before a classic ``while`` appends to it is a ``create_array``
+  node (an empty array, as PIR writes it);
 * a persistable var with a value in the params is a ``Const`` node (``value`` a read-only view of the mapped
   params file), named by the var; a fed var is a ``Parameter`` node named by the var, ``pb`` its ``model.Var``;
 * every output port carries its var's name as tensor name, and ``graph.graph['paddle_tensors']`` maps every
@@ -148,6 +149,10 @@ def _add_op(graph: Graph, program: Program, op: Op, vectors: _Vectors, tensors: 
     # the first output var as written (a vector result by its own name, not its first member's)
     written = [named.outputs.get(slot) or [] for slot in list(out_table) + sorted(named.outputs)]
     name = next((names[0] for names in written if names and names[0] is not None), None) or op_type
+    if op_type == 'write_to_array' and named.output('Out') in tensors:
+        # a classic write changes its array in place: the array before it is an input too (slot Array), so that
+        # successive writes form a chain (extensions/front/paddle/array_static.py)
+        inputs.append(('Array', [named.output('Out')]))
     node_id = graph.unique_id(name)
     in_slots, out_slots = {}, {}
     port = 0
@@ -182,6 +187,14 @@ def _unset_var(graph: Graph, program: Program, name: str, tensors: dict):
         var = program.var(name)
     except Error:
         return None
+    if var.kind == 'dense_tensor_array':  # a classic array written first in a loop: empty before it
+        # an id of its own: the op reading it (named after its first output, often this array) has its id already
+        node_id = graph.unique_id(name + '/empty')
+        graph.add_node(node_id, kind='op', op='create_array', name=name, pb=Op('create_array', outputs={
+            'Out': [name]}), paddle_type='create_array', in_slots={}, out_slots={'Out': [0]})
+        tensors[name] = (node_id, 0)
+        _set_tensor_name(graph, node_id, 0, name)
+        return tensors[name]
     if var.dtype is None or var.shape is None or any(d < 0 for d in var.shape) or var.kind != 'dense_tensor':
         return None
     node_id = graph.unique_id(name)

@@ -41,6 +41,18 @@ SLOTS_MORE = {
     'while': (('Condition',) + _numbered('X'), _numbered('Out')),
     'conditional_block': (('Cond', 'Input'), ('Out', 'Scope')),
     'select_input': (('X', 'Mask'), ('Out',)),
+    # tensor arrays: PIR's array_write_(array, x, i) -> out (the array), array_read(array, i) -> out
+    'create_array': ((), ('Out',)),
+    'write_to_array': (('X', 'I'), ('Out',)),
+    'array_write': (('Array', 'X', 'I'), ('Out',)),
+    'read_from_array': (('X', 'I'), ('Out',)),
+    'array_read': (('X', 'I'), ('Out',)),
+    'slice_array_dense': (('X', 'I'), ('Out',)),
+    'slice_array': (('X', 'Starts', 'Ends'), ('Out',)),
+    'lod_array_length': (('X',), ('Out',)),
+    'array_length': (('X',), ('Out',)),
+    'tensor_array_to_tensor': (('X',), ('Out', 'OutIndex')),
+    'array_to_tensor': (('X',), ('Out', 'OutIndex')),
     # slice assignment: PIR's operands (x, [value,] starts, ends, steps); the classic op's *TensorList inputs
     # and ValueTensor follow the table's slots
     'set_value': (('Input', 'Starts', 'Ends', 'Steps'), ('Out',)),

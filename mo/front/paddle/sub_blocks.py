@@ -11,6 +11,8 @@ import hashlib
 
 import numpy as np
 
+from collections import namedtuple
+
 from mo.front.paddle.model import Block, Op, Program
 from mo.graph.graph import Graph, Node
 from mo.ops.body_io import input_name, output_name
@@ -21,6 +23,10 @@ from mo.front.paddle.graph import program_to_graph
 
 #: PIR ops that end a region, their operands its results
 YIELDS = ('cf.yield',)
+
+#: changes to a body block before it is converted: ``ops`` {op index: the op in its place, or None to drop it},
+#: ``vars`` the ``model.Var``s the new ops write (as ``extensions/front/paddle/array_scan.py`` makes them)
+BodyEdits = namedtuple('BodyEdits', 'ops vars')
 
 
 def _op_regions(op: Op) -> list:
@@ -65,16 +71,22 @@ def free_values(program: Program, block_idx: int, weights) -> list:
     return found
 
 
-def body_program(program: Program, block_idx: int, inputs, outputs) -> Program:
+def body_program(program: Program, block_idx: int, inputs, outputs, edits=None) -> Program:
     """``program`` with block ``block_idx`` as its top block: its ops (the region's yield left out), the vars
-    visible from it, ``inputs`` fed and ``outputs`` fetched (labelled ``output_name(k)``)."""
+    visible from it, ``inputs`` fed and ``outputs`` fetched (labelled ``output_name(k)``). ``edits``, a
+    ``BodyEdits``, replaces or leaves out some of the block's ops and declares the vars its new ops make."""
     block = program.blocks[block_idx]
     visible, idx = {}, block_idx
     while idx >= 0:
         for name, var in program.blocks[idx].vars.items():
             visible.setdefault(name, var)
         idx = program.blocks[idx].parent_idx
-    ops = [op for op in block.ops if op.type not in YIELDS]
+    ops = list(block.ops)
+    if edits is not None:
+        ops = [edits.ops.get(k, op) for k, op in enumerate(ops)]
+        ops = [op for op in ops if op is not None]
+        visible.update({var.name: var for var in edits.vars})
+    ops = [op for op in ops if op.type not in YIELDS]
     top = Block(0, -1, visible, ops, list(block.args))
     blocks = [top] + list(program.blocks[1:])
     return Program(blocks, list(inputs), list(outputs), [output_name(k) for k in range(len(outputs))],
@@ -100,11 +112,14 @@ def weights_of(graph: Graph) -> dict:
     return found
 
 
-def convert_block(owner: Node, block_idx: int, inputs, specs, outputs, where: str) -> Graph:
+def convert_block(owner: Node, block_idx: int, inputs, specs, outputs, where: str, edits=None) -> Graph:
     """The converted body of block ``block_idx``: Parameter k (``input_name(k)``) is var ``inputs[k]`` with the
-    shape and type of ``specs[k]`` (a ``mo.ops.body_io.BodyInput``), Result k reads var ``outputs[k]``."""
+    shape and type of ``specs[k]`` (a ``mo.ops.body_io.BodyInput``), Result k reads var ``outputs[k]``;
+    ``edits`` as ``body_program`` takes them."""
     program, weights = owner.paddle_program, owner.paddle_weights
-    digest = hashlib.sha256('{}|{}|{}|{}'.format(program.path, block_idx, list(inputs), list(outputs)).encode())
+    edited = sorted((k, op.type if op is not None else None) for k, op in edits.ops.items()) if edits else []
+    digest = hashlib.sha256('{}|{}|{}|{}|{}'.format(program.path, block_idx, list(inputs), list(outputs),
+                                                    edited).encode())
     key = ('paddle', id(program), digest.digest(), tuple((s.dtype.str, tuple(s.shape or ())) for s in specs))
     missing = [name for name in outputs if name is None]
     if missing:
@@ -112,7 +127,7 @@ def convert_block(owner: Node, block_idx: int, inputs, specs, outputs, where: st
 
     def make_graph():
         graph = Graph(cmd_params={'framework': 'paddle', 'sub_graph': True}, source_format='paddle', layout='NCHW')
-        sub = body_program(program, block_idx, [n for n in inputs if n not in weights], outputs)
+        sub = body_program(program, block_idx, [n for n in inputs if n not in weights], outputs, edits)
         program_to_graph(graph, sub, {name: value for name, value in weights.items()})
         # by node, not through the var map: a classic body writes its loop variables again (the map then names
         # the last writer)
