@@ -301,6 +301,7 @@ FRONT = [
     'extensions.front.paddle.misc_lowering.TrilTriuLowering',
     'extensions.front.paddle.misc_lowering.PNormLowering',
     'extensions.front.paddle.misc_lowering.LogSumExpLowering',
+    'extensions.front.paddle.misc_lowering.MeshgridLowering',
     'extensions.front.paddle.nn_lowering.ConvLowering',
     'extensions.front.paddle.nn_lowering.ConvTransposeLowering',
     'extensions.front.paddle.nn_lowering.PoolLowering',

@@ -28,7 +28,7 @@ RULES = {
     # less common ones (misc_lowering.py)
     'bmm': 'matmul', 'flip': 'flip', 'index_select': 'index_select', 'take_along_axis': 'take_along_axis',
     'nonzero': 'nonzero', 'where_index': 'nonzero', 'roll': 'roll', 'tril_triu': 'tril_triu', 'tril': 'tril_triu',
-    'triu': 'tril_triu', 'p_norm': 'p_norm', 'logsumexp': 'logsumexp',
+    'triu': 'tril_triu', 'p_norm': 'p_norm', 'logsumexp': 'logsumexp', 'meshgrid': 'meshgrid',
 }
 
 

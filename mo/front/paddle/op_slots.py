@@ -81,6 +81,7 @@ SLOTS.update({
     'split_with_num': (('X', 'AxisTensor'), ('Out',)),
     'stack': (('X',), ('Y',)),
     'unstack': (('X',), ('Y',)),
+    'meshgrid': (('X',), ('Out',)),
     'slice': (('Input', 'StartsTensor', 'EndsTensor', 'StartsTensorList', 'EndsTensorList'), ('Out',)),
     'strided_slice': (('Input', 'StartsTensor', 'EndsTensor', 'StridesTensor', 'StartsTensorList',
                        'EndsTensorList', 'StridesTensorList'), ('Out',)),
