@@ -86,6 +86,12 @@ def _drop_callstacks(model_file):
         f.write(program.SerializeToString())
 
 
+def _width() -> int:
+    """The channel multiplier of the application models: 1 for the tests, more for ``tools/bench_paddle.py``
+    (``PADDLE_MODELS_WIDTH``), which times the conversion of models of realistic sizes."""
+    return int(os.environ.get('PADDLE_MODELS_WIDTH', '1'))
+
+
 def _plain_kernels(config):
     """Paddle's plain CPU kernels: oneDNN's refuse some attributes (layer_norm's axis). Paddle 2.6 calls it
     mkldnn."""
@@ -284,19 +290,23 @@ def models(paddle):
         """A PP-OCR style text detector: a strided conv backbone, an FPN (nearest upsampling, add, concat of
         bilinear-resized levels) and the DB head (conv, batch norm, two transposed convs, sigmoid) with the
         differentiable binarisation of the shrink and threshold maps."""
+        w = _width()
+
         class DB(nn.Layer):
             def __init__(self):
                 super().__init__()
-                self.stem = ConvBNAct(3, 8, 3, 2, act='hardswish')
-                self.c2 = ConvBNAct(8, 12, 3, 2)
-                self.c3 = nn.Sequential(ConvBNAct(12, 12, 3, 2, groups=12), ConvBNAct(12, 16, 1))
-                self.c4 = nn.Sequential(ConvBNAct(16, 16, 3, 2, groups=16), ConvBNAct(16, 24, 1, act='hardswish'))
-                self.lat = nn.LayerList([nn.Conv2D(c, 16, 1, bias_attr=False) for c in (12, 16, 24)])
-                self.smooth = nn.LayerList([nn.Conv2D(16, 4, 3, padding=1, bias_attr=False) for _ in range(3)])
+                self.stem = ConvBNAct(3, 8 * w, 3, 2, act='hardswish')
+                self.c2 = ConvBNAct(8 * w, 12 * w, 3, 2)
+                self.c3 = nn.Sequential(ConvBNAct(12 * w, 12 * w, 3, 2, groups=12 * w), ConvBNAct(12 * w, 16 * w, 1))
+                self.c4 = nn.Sequential(ConvBNAct(16 * w, 16 * w, 3, 2, groups=16 * w),
+                                        ConvBNAct(16 * w, 24 * w, 1, act='hardswish'))
+                self.lat = nn.LayerList([nn.Conv2D(c * w, 16 * w, 1, bias_attr=False) for c in (12, 16, 24)])
+                self.smooth = nn.LayerList([nn.Conv2D(16 * w, 4 * w, 3, padding=1, bias_attr=False)
+                                            for _ in range(3)])
                 self.heads = nn.LayerList([nn.Sequential(
-                    nn.Conv2D(12, 4, 3, padding=1, bias_attr=False), nn.BatchNorm2D(4), nn.ReLU(),
-                    nn.Conv2DTranspose(4, 4, 2, 2), nn.BatchNorm2D(4), nn.ReLU(),
-                    nn.Conv2DTranspose(4, 1, 2, 2)) for _ in range(2)])
+                    nn.Conv2D(12 * w, 4 * w, 3, padding=1, bias_attr=False), nn.BatchNorm2D(4 * w), nn.ReLU(),
+                    nn.Conv2DTranspose(4 * w, 4 * w, 2, 2), nn.BatchNorm2D(4 * w), nn.ReLU(),
+                    nn.Conv2DTranspose(4 * w, 1, 2, 2)) for _ in range(2)])
 
             def forward(self, x):
                 f2 = self.c2(self.stem(x))
@@ -317,11 +327,11 @@ def models(paddle):
 
     class RecBackbone(nn.Layer):
         """Conv stages that halve the height only (as PP-OCR's recognisers do) down to height 1."""
-        def __init__(self):
+        def __init__(self, w=1):
             super().__init__()
-            self.stem = ConvBNAct(3, 8, 3, 1, act='hardswish')
-            self.s1 = ConvBNAct(8, 16, 3, 1)
-            self.s2 = ConvBNAct(16, 24, 3, 1, act='hardswish')
+            self.stem = ConvBNAct(3, 8 * w, 3, 1, act='hardswish')
+            self.s1 = ConvBNAct(8 * w, 16 * w, 3, 1)
+            self.s2 = ConvBNAct(16 * w, 24 * w, 3, 1, act='hardswish')
 
         def forward(self, x):
             y = F.max_pool2d(self.stem(x), 2, 2)                        # H/2, W/2
@@ -334,20 +344,16 @@ def models(paddle):
         """An SVTR style recogniser: conv backbone, the H=1 map flattened to a sequence (reshape + transpose),
         a transformer mixer (layer norm, multi-head attention with matmul transpose_y, GELU MLP), a linear CTC
         head and softmax."""
-        class SVTR(nn.Layer):
-            def __init__(self, dim=24, heads=4, classes=37):
+        class Mixer(nn.Layer):
+            def __init__(self, dim, heads):
                 super().__init__()
-                self.backbone = RecBackbone()
                 self.heads, self.dim = heads, dim
                 self.norm1, self.norm2 = nn.LayerNorm(dim, epsilon=1e-6), nn.LayerNorm(dim, epsilon=1e-6)
                 self.qkv = nn.Linear(dim, dim * 3)
                 self.proj = nn.Linear(dim, dim)
                 self.fc1, self.fc2 = nn.Linear(dim, dim * 2), nn.Linear(dim * 2, dim)
-                self.ctc = nn.Linear(dim, classes)
 
-            def forward(self, x):
-                y = self.backbone(x)                                     # N, C, 1, W
-                seq = paddle.transpose(y.flatten(2), [0, 2, 1])          # N, W, C
+            def forward(self, seq):
                 n, t = paddle.shape(seq)[0], paddle.shape(seq)[1]
                 qkv = self.qkv(self.norm1(seq)).reshape([0, -1, 3, self.heads, self.dim // self.heads])
                 qkv = qkv.transpose([2, 0, 3, 1, 4])
@@ -355,26 +361,39 @@ def models(paddle):
                 attn = F.softmax(paddle.matmul(q, k, transpose_y=True), axis=-1)
                 mixed = paddle.matmul(attn, v).transpose([0, 2, 1, 3]).reshape([n, t, self.dim])
                 seq = seq + self.proj(mixed)
-                seq = seq + self.fc2(F.gelu(self.fc1(self.norm2(seq))))
+                return seq + self.fc2(F.gelu(self.fc1(self.norm2(seq))))
+
+        class SVTR(nn.Layer):
+            def __init__(self, w, heads=4, classes=37):
+                super().__init__()
+                self.backbone = RecBackbone(w)
+                self.mixers = nn.LayerList([Mixer(24 * w, heads) for _ in range(1 if w == 1 else 4)])
+                self.ctc = nn.Linear(24 * w, classes)
+
+            def forward(self, x):
+                y = self.backbone(x)                                     # N, C, 1, W
+                seq = paddle.transpose(y.flatten(2), [0, 2, 1])          # N, W, C
+                for mixer in self.mixers:
+                    seq = mixer(seq)
                 return F.softmax(self.ctc(seq), axis=2)
-        return SVTR(), [spec([-1, 3, 32, -1], 'float32', 'x')], [_rand([2, 3, 32, 80])]
+        return SVTR(_width()), [spec([-1, 3, 32, -1], 'float32', 'x')], [_rand([2, 3, 32, 80])]
 
     @model
     def ocr_rec_crnn():
         """A CRNN recogniser: conv backbone, squeeze of the H=1 axis, transpose to a sequence, a bidirectional
         LSTM, a linear CTC head and softmax."""
         class CRNN(nn.Layer):
-            def __init__(self, classes=37):
+            def __init__(self, w, classes=37):
                 super().__init__()
-                self.backbone = RecBackbone()
-                self.rnn = nn.LSTM(24, 16, num_layers=2, direction='bidirect')
-                self.ctc = nn.Linear(32, classes)
+                self.backbone = RecBackbone(w)
+                self.rnn = nn.LSTM(24 * w, 16 * w, num_layers=2, direction='bidirect')
+                self.ctc = nn.Linear(32 * w, classes)
 
             def forward(self, x):
                 seq = paddle.transpose(paddle.squeeze(self.backbone(x), axis=2), [0, 2, 1])
                 out, _ = self.rnn(seq)
                 return F.softmax(self.ctc(out), axis=2)
-        return CRNN(), [spec([-1, 3, 32, -1], 'float32', 'x')], [_rand([2, 3, 32, 80])]
+        return CRNN(_width()), [spec([-1, 3, 32, -1], 'float32', 'x')], [_rand([2, 3, 32, 80])]
 
     @model
     def yolo_det():
@@ -518,7 +537,9 @@ def models(paddle):
                 return h, paddle.tanh(self.pool(h[:, 0]))
         mask = np.ones([2, 9], 'int64')
         mask[1, 6:] = 0
-        return Bert(), [spec([-1, -1], 'int64', 'ids'), spec([-1, -1], 'int64', 'mask')], \
+        w = _width()  # 8 for the benchmark: BERT-small sizes (vocabulary 25600, width 256, 6 layers)
+        return Bert(50 * w ** 3, 32 * w, 4, 2 if w == 1 else 6, 64 * w), \
+            [spec([-1, -1], 'int64', 'ids'), spec([-1, -1], 'int64', 'mask')], \
             [_rand([2, 9], 'int64', 0, 50), mask]
 
     @model
