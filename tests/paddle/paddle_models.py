@@ -8,6 +8,7 @@ default), ``classic`` ``OUT_DIR/NAME.pdmodel``; both with ``NAME.pdiparams`` whe
 For each model it writes ``OUT_DIR/NAME.npz``: the inputs (``in:<feed name>``) it fed Paddle Inference and the
 outputs it got (``out:<fetch name>``, in fetch order).
 
+``python paddle_models.py OUT_DIR rename SOURCE OLD:NEW...`` copies a classic program with op types renamed.
 Run as ``python paddle_models.py OUT_DIR infer_models MODEL_DIR NAME...``, it records Paddle Inference on the
 programs ``MODEL_DIR/NAME.*`` that another Paddle exported from these models, fed the same example inputs.
 
@@ -616,6 +617,27 @@ def _record(paddle, model_file, params_file, specs, inputs, npz):
     np.savez(npz, **record)
 
 
+def rename_ops(out_dir, source, renames):
+    """A copy of the classic program ``source`` (and its params) in ``out_dir`` with op types renamed (``OLD:NEW``):
+    programs holding ops that Paddle 3 no longer writes (sync_batch_norm, which a model trained with it keeps) but
+    whose inference is the op they are named for."""
+    import shutil
+    from paddle.base.proto import framework_pb2
+    mapping = dict(item.split(':') for item in renames)
+    program = framework_pb2.ProgramDesc()
+    with open(source, 'rb') as f:
+        program.ParseFromString(f.read())
+    for block in program.blocks:
+        for op in block.ops:
+            op.type = mapping.get(op.type, op.type)
+    stem = os.path.splitext(os.path.basename(source))[0]
+    with open(os.path.join(out_dir, stem + '.pdmodel'), 'wb') as f:
+        f.write(program.SerializeToString())
+    params = os.path.splitext(source)[0] + '.pdiparams'
+    if os.path.exists(params):
+        shutil.copy(params, os.path.join(out_dir, stem + '.pdiparams'))
+
+
 def main(out_dir, fmt, names):
     os.environ['FLAGS_enable_pir_api'] = '1' if fmt == 'pir' else '0'
     import paddle
@@ -637,6 +659,8 @@ def main(out_dir, fmt, names):
 if __name__ == '__main__':
     if sys.argv[2] == 'infer':
         infer(sys.argv[1], sys.argv[3])
+    elif sys.argv[2] == 'rename':  # OUT_DIR rename SOURCE OLD:NEW...
+        rename_ops(sys.argv[1], sys.argv[3], sys.argv[4:])
     elif sys.argv[2] == 'infer_models':  # OUT_DIR infer_models MODEL_DIR NAME...
         infer_models(sys.argv[1], sys.argv[3], sys.argv[4:])
     else:

@@ -23,7 +23,7 @@ import shutil
 
 import pytest
 
-from tests.paddle.convert_support import FIXTURES, check_model, export, infer_models
+from tests.paddle.convert_support import FIXTURES, check_model, export, infer_models, rename_ops
 
 APP_MODELS = ['ocr_det', 'ocr_rec_svtr', 'ocr_rec_crnn', 'yolo_det', 'ppyoloe_head', 'seg_net', 'bert_encoder']
 CLASSIC_DIR = os.path.join(FIXTURES, 'p26_models')
@@ -58,3 +58,14 @@ def test_detector_and_recogniser_keep_dynamic_sizes(pir_dir, tmp_path):
     assert [list(i.shape) for i in det.inputs] == [[-1, 3, -1, -1]]
     rec = check_model(pir_dir, 'ocr_rec_svtr', tmp_path)
     assert [list(i.shape) for i in rec.inputs] == [[-1, 3, 32, -1]]
+
+
+def test_sync_batch_norm_is_a_batch_norm_at_inference(classic_refs, tmp_path):
+    """A model trained with synchronised batch norm keeps ``sync_batch_norm`` ops (PaddleDetection's sync_bn
+    configs); the text detector with its batch norms so renamed computes what Paddle computed with them."""
+    renamed = rename_ops(tmp_path / 'renamed', os.path.join(CLASSIC_DIR, 'ocr_det.pdmodel'),
+                         ['batch_norm:sync_batch_norm'])
+    shutil.copy(os.path.join(classic_refs, 'ocr_det.npz'), os.path.join(renamed, 'ocr_det.npz'))
+    with open(os.path.join(renamed, 'ocr_det.pdmodel'), 'rb') as f:
+        assert f.read().count(b'sync_batch_norm') >= 10
+    check_model(renamed, 'ocr_det', tmp_path)

@@ -51,6 +51,8 @@ SLOTS.update({
     'batch_norm': (('X', 'Mean', 'Variance', 'Scale', 'Bias', 'MomentumTensor'),
                    ('Y', 'MeanOut', 'VarianceOut', 'SavedMean', 'SavedVariance', 'ReserveSpace')),
     'layer_norm': (('X', 'Scale', 'Bias'), ('Y', 'Mean', 'Variance')),
+    'sync_batch_norm': (('X', 'Mean', 'Variance', 'Scale', 'Bias', 'MomentumTensor'),
+                        ('Y', 'MeanOut', 'VarianceOut', 'SavedMean', 'SavedVariance', 'ReserveSpace')),
     'group_norm': (('X', 'Scale', 'Bias'), ('Y', 'Mean', 'Variance')),
     'instance_norm': (('X', 'Scale', 'Bias'), ('Y', 'SavedMean', 'SavedVariance')),
     # activations with more than one input
