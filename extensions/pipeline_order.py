@@ -306,6 +306,7 @@ FRONT = [
     'extensions.front.paddle.parity_lowering.LinspaceLowering',
     'extensions.front.paddle.parity_lowering.Atan2Lowering',
     'extensions.front.paddle.parity_lowering.ScatterNdAddLowering',
+    'extensions.front.paddle.parity_lowering.GridSampleLowering',
     'extensions.front.paddle.nn_lowering.ConvLowering',
     'extensions.front.paddle.nn_lowering.ConvTransposeLowering',
     'extensions.front.paddle.nn_lowering.PoolLowering',

@@ -1,4 +1,5 @@
-"""Write the classic-format fixtures of the Paddle op tests that Paddle 3.3 cannot export (``rnn``, control flow):
+"""Write the classic-format fixtures of the Paddle op tests that Paddle 3.3 cannot export (``rnn``, control flow,
+grid_sampler):
 
     /path/to/venv-with-paddle-2.6/bin/python tools/make_paddle_op_fixtures.py [--out tests/paddle/fixtures/ops_p26]
 
@@ -7,7 +8,8 @@ paddlepaddle==2.6.2``). Each case of ``FIXTURES`` is exported by ``tests/paddle/
 format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle 2.6 Inference's outputs
 (``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py`` and
 ``test_paddle_control_flow.py`` convert them and compare with those outputs; ``interp_v1`` holds the interpolate
-ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``. Run by
+ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``, the ``grid_sample`` cases (the classic
+``grid_sampler``) for ``test_paddle_more_ops.py``. Run by
 hand when a case changes.
 """
 import argparse
@@ -26,6 +28,8 @@ FIXTURES = {
     'cases_control': ['if_true', 'if_false', 'if_input_true', 'if_input_false', 'if_two_outputs', 'while_3',
                       'while_0', 'while_in_if', 'if_in_while'],
     'cases_nms': ['multiclass_nms_v1_v2'],
+    'cases_more': ['grid_sample', 'grid_sample_unaligned_border', 'grid_sample_nearest_reflection',
+                   'grid_sample_unaligned_reflection'],
 }
 
 

@@ -1,8 +1,9 @@
 """Paddle ops that OpenVINO's Paddle front end maps and mo lacked (``Paddle_*`` of ``tensor_ext.py``), as opset
-ops: eye, linspace, atan2, scatter_nd_add."""
+ops: eye, linspace, atan2, scatter_nd_add, grid_sample."""
 import numpy as np
 
-from extensions.front.paddle.formulas import I64, int_arg, out_dtype, port
+from extensions.front.paddle.formulas import I64, attr, int_arg, out_dtype, port
+from extensions.ops.grid_sample import GridSample
 from extensions.ops.opset_tensor import Eye
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -91,3 +92,14 @@ class ScatterNdAddLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         return [b.op(ScatterNDUpdate, [port(node, 'X'), port(node, 'Index'), port(node, 'Updates')], 'scatter_nd_add',
                      reduction='sum')]
+
+
+class GridSampleLowering(OpRule):
+    """grid_sample / grid_sampler(X, Grid) = GridSample with Paddle's mode, padding_mode and align_corners (True
+    unless the program says otherwise, as Paddle's default)."""
+    op = 'Paddle_grid_sample'
+
+    def rewrite(self, node: Node, b: Builder):
+        return [b.op(GridSample, [port(node, 'X'), port(node, 'Grid')], 'grid_sample',
+                     mode=str(attr(node, 'mode', 'bilinear')), padding_mode=str(attr(node, 'padding_mode', 'zeros')),
+                     align_corners=bool(attr(node, 'align_corners', True)))]

@@ -31,6 +31,7 @@ RULES = {
     'triu': 'tril_triu', 'p_norm': 'p_norm', 'logsumexp': 'logsumexp', 'meshgrid': 'meshgrid',
     # for parity with OpenVINO's Paddle front end (parity_lowering.py)
     'eye': 'eye', 'linspace': 'linspace', 'atan2': 'atan2', 'scatter_nd_add': 'scatter_nd_add',
+    'grid_sampler': 'grid_sample', 'grid_sample': 'grid_sample',
 }
 
 

@@ -88,6 +88,8 @@ SLOTS.update({
     'linspace': (('Start', 'Stop', 'Num'), ('Out',)),
     'atan2': (('X1', 'X2'), ('Out',)),
     'scatter_nd_add': (('X', 'Index', 'Updates'), ('Out',)),
+    'grid_sampler': (('X', 'Grid'), ('Output',)),
+    'grid_sample': (('X', 'Grid'), ('Output',)),
     'slice': (('Input', 'StartsTensor', 'EndsTensor', 'StartsTensorList', 'EndsTensorList'), ('Out',)),
     'strided_slice': (('Input', 'StartsTensor', 'EndsTensor', 'StridesTensor', 'StartsTensorList',
                        'EndsTensorList', 'StridesTensorList'), ('Out',)),
