@@ -17,10 +17,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 OVC_LIST = os.path.join(HERE, 'ovc_paddle_supported_ops.txt')
 #: a word on some of OpenVINO's ops, printed beside the name when mo lacks it
-NOTES = {'memcpy': 'a device copy, which OpenVINO passes through',
-         'tensor_array_to_tensor': 'tensor arrays: another branch\'s work',
-         'write_to_array': 'tensor arrays: another branch\'s work',
-         'lod_array_length': 'tensor arrays: another branch\'s work'}
+NOTES = {'tensor_array_to_tensor': 'a tensor-array op (lists built in a while loop)',
+         'write_to_array': 'a tensor-array op (lists built in a while loop)',
+         'lod_array_length': 'a tensor-array op (lists built in a while loop)'}
 
 
 def ovc_ops(path: str = OVC_LIST) -> list:

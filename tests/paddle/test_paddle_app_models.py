@@ -69,3 +69,13 @@ def test_sync_batch_norm_is_a_batch_norm_at_inference(classic_refs, tmp_path):
     with open(os.path.join(renamed, 'ocr_det.pdmodel'), 'rb') as f:
         assert f.read().count(b'sync_batch_norm') >= 10
     check_model(renamed, 'ocr_det', tmp_path)
+
+
+def test_memcpy_is_a_copy(classic_refs, tmp_path):
+    """A program that went through Paddle's device placement holds ``memcpy`` ops; the segmentation net with its
+    two identity ``scale`` ops (before the fetches) made memcpy computes what Paddle computed."""
+    renamed = rename_ops(tmp_path / 'renamed', os.path.join(CLASSIC_DIR, 'seg_net.pdmodel'), ['scale:memcpy'])
+    shutil.copy(os.path.join(classic_refs, 'seg_net.npz'), os.path.join(renamed, 'seg_net.npz'))
+    with open(os.path.join(renamed, 'seg_net.pdmodel'), 'rb') as f:
+        assert f.read().count(b'memcpy') == 2
+    check_model(renamed, 'seg_net', tmp_path)
