@@ -6,7 +6,7 @@ import numpy as np
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global Eye, Linspace, Atan2, ScatterNdAdd, GridSample
+    global Eye, Linspace, Atan2, ScatterNdAdd, GridSample, Flip
     import paddle
 
     class Eye(paddle.nn.Layer):
@@ -29,6 +29,11 @@ def setup():
         def forward(self, x, grid):
             return paddle.nn.functional.grid_sample(x, grid, **self.kwargs)
 
+    class Flip(paddle.nn.Layer):
+        """flip, which test_paddle_more_ops renames reverse (the op older Paddles wrote for it)."""
+        def forward(self, x):
+            return paddle.flip(x, [0, 2])
+
     class ScatterNdAdd(paddle.nn.Layer):
         def forward(self, x, index, updates):
             return paddle.scatter_nd_add(x, index, updates)
@@ -50,6 +55,7 @@ CLASSIC_FROM_P26 = ('grid_sample', 'grid_sample_unaligned_border', 'grid_sample_
                     'grid_sample_unaligned_reflection')
 
 CASES = {
+    'flip_for_reverse': lambda: (Flip(), [('x', [2, 3, 4], 'float32')], [_x(2, 3, 4)]),
     'grid_sample': _grid(),
     'grid_sample_unaligned_border': _grid(align_corners=False, padding_mode='border'),
     'grid_sample_nearest_reflection': _grid(mode='nearest', padding_mode='reflection'),

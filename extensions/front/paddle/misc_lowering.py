@@ -31,7 +31,7 @@ def _axes(node: Node, names, rank: int, default=None):
 
 
 class FlipLowering(OpRule):
-    """flip(X) = Reverse along ``axis`` (index mode)."""
+    """flip (older Paddles' reverse)(X) = Reverse along ``axis`` (index mode)."""
     op = 'Paddle_flip'
 
     def rewrite(self, node: Node, b: Builder):

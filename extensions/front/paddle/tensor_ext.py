@@ -26,7 +26,7 @@ RULES = {
     'matmul': 'matmul', 'matmul_v2': 'matmul', 'mul': 'mul', 'fc': 'fc', 'dropout': 'dropout',
     'pad3d': 'pad', 'pad': 'pad',
     # less common ones (misc_lowering.py)
-    'bmm': 'matmul', 'flip': 'flip', 'index_select': 'index_select', 'take_along_axis': 'take_along_axis',
+    'bmm': 'matmul', 'flip': 'flip', 'reverse': 'flip', 'index_select': 'index_select', 'take_along_axis': 'take_along_axis',
     'nonzero': 'nonzero', 'where_index': 'nonzero', 'roll': 'roll', 'tril_triu': 'tril_triu', 'tril': 'tril_triu',
     'triu': 'tril_triu', 'p_norm': 'p_norm', 'logsumexp': 'logsumexp', 'meshgrid': 'meshgrid',
     # for parity with OpenVINO's Paddle front end (parity_lowering.py)

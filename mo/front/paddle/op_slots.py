@@ -24,7 +24,7 @@ _UNARY = (
     'softshrink', 'thresholded_relu', 'brelu', 'hardtanh', 'isnan', 'isinf', 'isfinite', 'transpose', 'flatten2',
     'reduce_sum', 'reduce_mean', 'reduce_max', 'reduce_min', 'reduce_prod', 'reduce_all', 'reduce_any',
     'all', 'any', 'logsumexp', 'p_norm', 'frobenius_norm', 'share_data', 'bitwise_not', 'flip', 'tril_triu',
-    'tril', 'triu', 'logsigmoid', 'tanh_shrink', 'hardshrink', 'memcpy', 'memcpy_h2d', 'memcpy_d2h',
+    'tril', 'triu', 'logsigmoid', 'tanh_shrink', 'hardshrink', 'memcpy', 'memcpy_h2d', 'memcpy_d2h', 'reverse',
 )
 
 #: ops of two inputs ``X``, ``Y`` and one output ``Out`` (classic and Paddle 3 names)
