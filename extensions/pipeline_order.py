@@ -273,6 +273,7 @@ FRONT = [
     'extensions.front.paddle.activation_lowering.LogSigmoidLowering',
     'extensions.front.paddle.constant_lowering.FillConstantLowering',
     'extensions.front.paddle.constant_lowering.FullLikeLowering',
+    'extensions.front.paddle.constant_lowering.FillBatchSizeLikeLowering',
     'extensions.front.paddle.elementwise_lowering.EltwiseAxisLowering',
     'extensions.front.paddle.elementwise_lowering.FloorDivideLowering',
     'extensions.front.paddle.index_lowering.SliceLowering',

@@ -8,7 +8,8 @@ paddlepaddle==2.6.2``). Each case of ``FIXTURES`` is exported by ``tests/paddle/
 format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle 2.6 Inference's outputs
 (``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py`` and
 ``test_paddle_control_flow.py`` convert them and compare with those outputs; ``interp_v1`` holds the interpolate
-ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``, the ``grid_sample`` cases (the classic
+ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``,
+``fill_constant_batch_size_like`` for ``test_paddle_more_ops.py``, the ``grid_sample`` cases (the classic
 ``grid_sampler``) for ``test_paddle_more_ops.py``. Run by
 hand when a case changes.
 """
@@ -56,6 +57,14 @@ DENSITY_PRIOR_BOX = [
 ]
 
 
+#: fill_constant_batch_size_like (Paddle 1.x's constant shaped by a batch): its attributes for each op of the fixture
+FILL_BATCH_SIZE_LIKE = [
+    dict(shape=[-1, 3], dtype=5, value=1.5, str_value='1.5', input_dim_idx=0, output_dim_idx=0, force_cpu=False),
+    dict(shape=[2, -1, 4], dtype=5, value=-2.0, str_value='-2.0', input_dim_idx=1, output_dim_idx=1,
+         force_cpu=False),
+]
+
+
 def static_fixture(out: str, case: str, inputs, ops):
     """``<case>.pdmodel`` of the classic ops ``ops`` (``(type, input slots by feed name, output slots, attrs)``)
     on feeds ``inputs`` (name -> array), with Paddle's executor's outputs, as ``paddle_export.py`` writes a case."""
@@ -94,6 +103,9 @@ def static_fixtures(out: str):
     static_fixture(out, 'density_prior_box', shapes,
                    [('density_prior_box', {'Input': 'feature', 'Image': 'image'}, ['Boxes', 'Variances'], attrs)
                     for attrs in DENSITY_PRIOR_BOX])
+    static_fixture(out, 'fill_constant_batch_size_like', {'x': rng.rand(3, 5).astype(np.float32)},
+                   [('fill_constant_batch_size_like', {'Input': 'x'}, ['Out'], attrs)
+                    for attrs in FILL_BATCH_SIZE_LIKE])
 
 
 def main():

@@ -42,3 +42,10 @@ def test_reverse_is_flip(exports, tmp_path):
     with open(os.path.join(renamed, 'flip_for_reverse.pdmodel'), 'rb') as f:
         assert b'reverse' in f.read()
     check_case(renamed, 'flip_for_reverse', 'classic', tmp_path / 'ir')
+
+
+def test_fill_constant_batch_size_like(tmp_path):
+    """Paddle 1.x's fill_constant_batch_size_like (a Paddle 2.6 program of the op itself, ``fixtures/ops_p26``):
+    the batch taken from the input's first and second dimension, both left dynamic so that it is read at run time."""
+    check_case(os.path.join(HERE, 'fixtures', 'ops_p26'), 'fill_constant_batch_size_like', 'classic', tmp_path,
+               input='x[?,?]')

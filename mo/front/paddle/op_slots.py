@@ -85,6 +85,7 @@ SLOTS.update({
     'unstack': (('X',), ('Y',)),
     'meshgrid': (('X',), ('Out',)),
     'eye': (('num_rows', 'num_columns'), ('Out',)),
+    'fill_constant_batch_size_like': (('Input',), ('Out',)),
     'linspace': (('Start', 'Stop', 'Num'), ('Out',)),
     'atan2': (('X1', 'X2'), ('Out',)),
     'scatter_nd_add': (('X', 'Index', 'Updates'), ('Out',)),
