@@ -308,6 +308,8 @@ FRONT = [
     'extensions.front.paddle.parity_lowering.Atan2Lowering',
     'extensions.front.paddle.parity_lowering.ScatterNdAddLowering',
     'extensions.front.paddle.parity_lowering.GridSampleLowering',
+    'extensions.front.paddle.parity_lowering.QuantizeLinearLowering',
+    'extensions.front.paddle.parity_lowering.DequantizeLinearLowering',
     'extensions.front.paddle.nn_lowering.ConvLowering',
     'extensions.front.paddle.nn_lowering.ConvTransposeLowering',
     'extensions.front.paddle.nn_lowering.PoolLowering',

@@ -9,7 +9,7 @@ format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle
 (``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py`` and
 ``test_paddle_control_flow.py`` convert them and compare with those outputs; ``interp_v1`` holds the interpolate
 ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``,
-``fill_constant_batch_size_like`` for ``test_paddle_more_ops.py``, the ``grid_sample`` cases (the classic
+``fill_constant_batch_size_like`` and ``quantize_linear`` for ``test_paddle_more_ops.py``, the ``grid_sample`` cases (the classic
 ``grid_sampler``) for ``test_paddle_more_ops.py``. Run by
 hand when a case changes.
 """
@@ -65,6 +65,18 @@ FILL_BATCH_SIZE_LIKE = [
 ]
 
 
+#: quantize_linear / dequantize_linear (PaddleSlim's quantized models): (op, scale feed, attributes) per op of the
+#: fixture, per tensor and per channel, both rounding types (which also decide the clipping range), 8 and 4 bits
+QUANTIZE_LINEAR = [
+    ('quantize_linear', 'scale', dict(bit_length=8, quant_axis=-1, round_type=0, is_test=True)),
+    ('quantize_linear', 'scale', dict(bit_length=4, quant_axis=-1, round_type=1, is_test=True)),
+    ('quantize_linear', 'channel_scale', dict(bit_length=4, quant_axis=1, round_type=0, is_test=True)),
+    ('quantize_linear', 'channel_scale', dict(bit_length=4, quant_axis=1, round_type=1, is_test=True)),
+    ('dequantize_linear', 'scale', dict(bit_length=8, quant_axis=-1, round_type=0, is_test=True)),
+    ('dequantize_linear', 'channel_scale', dict(bit_length=4, quant_axis=1, round_type=0, is_test=True)),
+]
+
+
 def static_fixture(out: str, case: str, inputs, ops):
     """``<case>.pdmodel`` of the classic ops ``ops`` (``(type, input slots by feed name, output slots, attrs)``)
     on feeds ``inputs`` (name -> array), with Paddle's executor's outputs, as ``paddle_export.py`` writes a case."""
@@ -103,6 +115,14 @@ def static_fixtures(out: str):
     static_fixture(out, 'density_prior_box', shapes,
                    [('density_prior_box', {'Input': 'feature', 'Image': 'image'}, ['Boxes', 'Variances'], attrs)
                     for attrs in DENSITY_PRIOR_BOX])
+    x = ((rng.rand(2, 3, 4) - 0.5) * 6).astype(np.float32)
+    x[0, 0, :2] = [0.25, -0.75]  # small values of both signs beside the random ones
+    quantize_feeds = {'x': x, 'scale': np.array([2.0], np.float32), 'zero_point': np.zeros([1], np.float32),
+                      'channel_scale': np.array([1.0, 2.5, 0.5], np.float32),
+                      'channel_zero_point': np.zeros([3], np.float32)}
+    static_fixture(out, 'quantize_linear', quantize_feeds,
+                   [(op, {'X': 'x', 'Scale': scale, 'ZeroPoint': scale.replace('scale', 'zero_point')}, ['Y'], attrs)
+                    for op, scale, attrs in QUANTIZE_LINEAR])
     static_fixture(out, 'fill_constant_batch_size_like', {'x': rng.rand(3, 5).astype(np.float32)},
                    [('fill_constant_batch_size_like', {'Input': 'x'}, ['Out'], attrs)
                     for attrs in FILL_BATCH_SIZE_LIKE])

@@ -49,3 +49,9 @@ def test_fill_constant_batch_size_like(tmp_path):
     the batch taken from the input's first and second dimension, both left dynamic so that it is read at run time."""
     check_case(os.path.join(HERE, 'fixtures', 'ops_p26'), 'fill_constant_batch_size_like', 'classic', tmp_path,
                input='x[?,?]')
+
+
+def test_quantize_and_dequantize_linear(tmp_path):
+    """PaddleSlim's quantize_linear and dequantize_linear (a Paddle 2.6 program of the ops, ``fixtures/ops_p26``):
+    8 and 4 bits, per tensor and per channel, both rounding types."""
+    check_case(os.path.join(HERE, 'fixtures', 'ops_p26'), 'quantize_linear', 'classic', tmp_path)

@@ -1,15 +1,17 @@
 """Paddle ops that OpenVINO's Paddle front end maps and mo lacked (``Paddle_*`` of ``tensor_ext.py``), as opset
-ops: eye, linspace, atan2, scatter_nd_add, grid_sample."""
+ops: eye, linspace, atan2, scatter_nd_add, grid_sample, quantize_linear, dequantize_linear."""
 import numpy as np
 
 from extensions.front.paddle.formulas import I64, attr, int_arg, out_dtype, port
+from extensions.front.paddle.shape_lowering import rank_of
 from extensions.ops.grid_sample import GridSample
 from extensions.ops.opset_tensor import Eye
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Add, Div, Equal, Greater, GreaterEqual, Less, Maximum, Mul, Sub
-from mo.ops.math_ops import Atan
+from mo.ops.activation_ops import Clamp
+from mo.ops.math_ops import Atan, Round
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
@@ -103,3 +105,41 @@ class GridSampleLowering(OpRule):
         return [b.op(GridSample, [port(node, 'X'), port(node, 'Grid')], 'grid_sample',
                      mode=str(attr(node, 'mode', 'bilinear')), padding_mode=str(attr(node, 'padding_mode', 'zeros')),
                      align_corners=bool(attr(node, 'align_corners', True)))]
+
+
+def _levels_per_scale(b: Builder, node: Node):
+    """(x, scale shaped to broadcast along ``quant_axis`` (-1: one scale), 2^(bit_length - 1) - 1 as a Const of
+    x's type, that count): Paddle's symmetric quantization maps [-scale, scale] to [-count, count]."""
+    x = port(node, 'X')
+    scale = port(node, 'Scale').get_source()
+    axis = int(attr(node, 'quant_axis', -1))
+    if axis >= 0:
+        shape = [1] * rank_of(node)
+        shape[axis] = -1
+        scale = b.op(Reshape, [scale, b.const(np.array(shape, I64), 'scale_shape')], 'scale_per_channel')
+    count = 2 ** (int(attr(node, 'bit_length', 8)) - 1) - 1
+    levels = b.op(ConvertLike, [b.const(np.array(count, np.float64), 'levels/value'), x], 'levels')
+    return x, scale, levels, count
+
+
+class QuantizeLinearLowering(OpRule):
+    """quantize_linear(X, Scale) = clip(round(x / scale * n), lo, n) with n = 2^(bit_length - 1) - 1, per tensor
+    or per channel (``quant_axis``); round_type 0 rounds half to even and clips at -n - 1, round_type 1 half away
+    from zero and clips at -n (as Paddle's kernels do). The zero point is Paddle's 0 (symmetric)."""
+    op = 'Paddle_quantize_linear'
+
+    def rewrite(self, node: Node, b: Builder):
+        x, scale, levels, count = _levels_per_scale(b, node)
+        away = int(attr(node, 'round_type', 0)) == 1
+        scaled = b.op(Mul, [b.op(Div, [x, scale], 'normalised'), levels], 'scaled')
+        rounded = b.op(Round, [scaled], 'rounded', mode='half_away_from_zero' if away else 'half_to_even')
+        return [b.op(Clamp, [rounded], 'quantized', min=float(-count if away else -count - 1), max=float(count))]
+
+
+class DequantizeLinearLowering(OpRule):
+    """dequantize_linear(X, Scale) = x * scale / n with n = 2^(bit_length - 1) - 1, per tensor or per channel."""
+    op = 'Paddle_dequantize_linear'
+
+    def rewrite(self, node: Node, b: Builder):
+        x, scale, levels, _ = _levels_per_scale(b, node)
+        return [b.op(Div, [b.op(Mul, [x, scale], 'scaled'), levels], 'dequantized')]

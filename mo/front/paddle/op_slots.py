@@ -91,6 +91,8 @@ SLOTS.update({
     'scatter_nd_add': (('X', 'Index', 'Updates'), ('Out',)),
     'grid_sampler': (('X', 'Grid'), ('Output',)),
     'grid_sample': (('X', 'Grid'), ('Output',)),
+    **{op: (('X', 'Scale', 'ZeroPoint', 'InAccum', 'InState'), ('Y', 'OutState', 'OutAccum', 'OutScale'))
+       for op in ('quantize_linear', 'dequantize_linear')},
     'slice': (('Input', 'StartsTensor', 'EndsTensor', 'StartsTensorList', 'EndsTensorList'), ('Out',)),
     'strided_slice': (('Input', 'StartsTensor', 'EndsTensor', 'StridesTensor', 'StartsTensorList',
                        'EndsTensorList', 'StridesTensorList'), ('Out',)),
