@@ -1,12 +1,12 @@
 """Cases for ops OpenVINO's Paddle front end maps that mo lacked (``test_paddle_more_ops.py``): eye (sizes as
 attributes or PIR's tensors, float and int64), linspace (float and int32), atan2 over every quadrant and axis,
-scatter_nd_add with a repeated index, grid_sample's modes, padding modes and corner alignments."""
+scatter_nd_add with a repeated index, unique (flattened and along an axis), grid_sample's modes, padding modes and corner alignments."""
 import numpy as np
 
 
 def setup():
     """Defines the layer classes (paddle is imported here, in the exporting process only)."""
-    global Eye, Linspace, Atan2, ScatterNdAdd, GridSample, Flip
+    global Eye, Linspace, Atan2, ScatterNdAdd, GridSample, Flip, UniqueOf
     import paddle
 
     class Eye(paddle.nn.Layer):
@@ -34,6 +34,13 @@ def setup():
         def forward(self, x):
             return paddle.flip(x, [0, 2])
 
+    class UniqueOf(paddle.nn.Layer):
+        """Distinct values (sorted) with first indices, inverse and counts; flattened, and along an axis."""
+        def forward(self, x):
+            flat = paddle.unique(x, return_index=True, return_inverse=True, return_counts=True)
+            rows = paddle.unique(x, return_inverse=True, axis=0, dtype='int32')
+            return flat + rows
+
     class ScatterNdAdd(paddle.nn.Layer):
         def forward(self, x, index, updates):
             return paddle.scatter_nd_add(x, index, updates)
@@ -55,6 +62,8 @@ CLASSIC_FROM_P26 = ('grid_sample', 'grid_sample_unaligned_border', 'grid_sample_
                     'grid_sample_unaligned_reflection')
 
 CASES = {
+    'unique': lambda: (UniqueOf(), [('x', [4, 3], 'int64')],
+                       [np.array([[3, 1, 3], [0, 2, 2], [3, 1, 3], [5, 0, 1]], np.int64)]),
     'flip_for_reverse': lambda: (Flip(), [('x', [2, 3, 4], 'float32')], [_x(2, 3, 4)]),
     'grid_sample': _grid(),
     'grid_sample_unaligned_border': _grid(align_corners=False, padding_mode='border'),

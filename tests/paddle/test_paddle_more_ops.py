@@ -1,4 +1,4 @@
-"""Paddle's eye, linspace, atan2, scatter_nd_add, grid_sample and reverse (ops OpenVINO's Paddle front end maps)
+"""Paddle's eye, linspace, atan2, scatter_nd_add, grid_sample, unique and reverse (ops OpenVINO's Paddle front end maps)
 against Paddle Inference, both formats (``cases_more.py``); the classic grid_sampler programs are Paddle 2.6's
 (``fixtures/ops_p26``), checked against Paddle 2.6 Inference's outputs stored beside them."""
 import os

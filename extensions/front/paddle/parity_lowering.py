@@ -1,7 +1,8 @@
 """Paddle ops that OpenVINO's Paddle front end maps and mo lacked (``Paddle_*`` of ``tensor_ext.py``), as opset
-ops: eye, linspace, atan2, scatter_nd_add, grid_sample, quantize_linear, dequantize_linear."""
+ops: eye, linspace, atan2, scatter_nd_add, grid_sample, quantize_linear, dequantize_linear, unique."""
 import numpy as np
 
+from extensions.front.paddle.constant_ext import attr_dtype
 from extensions.front.paddle.formulas import I64, attr, int_arg, out_dtype, port
 from extensions.front.paddle.shape_lowering import rank_of
 from extensions.ops.grid_sample import GridSample
@@ -15,6 +16,7 @@ from mo.ops.math_ops import Atan, Round
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
+from mo.ops.sequence_ops import Unique
 from mo.ops.tensor_ops import ScatterNDUpdate
 
 
@@ -143,3 +145,21 @@ class DequantizeLinearLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         x, scale, levels, _ = _levels_per_scale(b, node)
         return [b.op(Div, [b.op(Mul, [x, scale], 'scaled'), levels], 'dequantized')]
+
+
+class UniqueLowering(OpRule):
+    """unique(X) = Unique (sorted unless ``is_sorted`` is false), of X flattened or of its slices along the one
+    ``axis``: the distinct values, the index of each one's first occurrence, every element's index into them (the
+    inverse) and the counts, the indices in the op's ``dtype``."""
+    op = 'Paddle_unique'
+
+    def rewrite(self, node: Node, b: Builder):
+        axes = [int(a) for a in attr(node, 'axis', []) or []]
+        inputs = [node.in_port(0)]
+        if axes:
+            inputs.append(b.const(np.array(axes[0], I64), 'axis'))
+        # the dtype attribute (both formats give it): the type PIR declares for the inverse output read as f32 here
+        index_type = np.dtype(attr_dtype(node, default=np.dtype(np.int64)))
+        unique = b.op(Unique, inputs, 'unique', sorted=bool(attr(node, 'is_sorted', True)),
+                      index_element_type=index_type, count_element_type=index_type)
+        return [unique.out_port(i) for i in range(4)]

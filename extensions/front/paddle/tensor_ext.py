@@ -32,7 +32,7 @@ RULES = {
     # for parity with OpenVINO's Paddle front end (parity_lowering.py)
     'eye': 'eye', 'linspace': 'linspace', 'atan2': 'atan2', 'scatter_nd_add': 'scatter_nd_add',
     'grid_sampler': 'grid_sample', 'grid_sample': 'grid_sample',
-    'quantize_linear': 'quantize_linear', 'dequantize_linear': 'dequantize_linear',
+    'quantize_linear': 'quantize_linear', 'dequantize_linear': 'dequantize_linear', 'unique': 'unique',
 }
 
 

@@ -91,6 +91,7 @@ SLOTS.update({
     'scatter_nd_add': (('X', 'Index', 'Updates'), ('Out',)),
     'grid_sampler': (('X', 'Grid'), ('Output',)),
     'grid_sample': (('X', 'Grid'), ('Output',)),
+    'unique': (('X',), ('Out', 'Indices', 'Index', 'Counts')),
     **{op: (('X', 'Scale', 'ZeroPoint', 'InAccum', 'InState'), ('Y', 'OutState', 'OutAccum', 'OutScale'))
        for op in ('quantize_linear', 'dequantize_linear')},
     'slice': (('Input', 'StartsTensor', 'EndsTensor', 'StartsTensorList', 'EndsTensorList'), ('Out',)),
