@@ -1,4 +1,5 @@
-"""Write the classic-format fixtures of the Paddle op tests that Paddle 3.3 cannot export (``rnn``, control flow):
+"""Write the classic-format fixtures of the Paddle op tests that Paddle 3.3 cannot export (``rnn``, control flow,
+grid_sampler):
 
     /path/to/venv-with-paddle-2.6/bin/python tools/make_paddle_op_fixtures.py [--out tests/paddle/fixtures/ops_p26]
 
@@ -7,7 +8,9 @@ paddlepaddle==2.6.2``). Each case of ``FIXTURES`` is exported by ``tests/paddle/
 format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle 2.6 Inference's outputs
 (``.feeds.npz``, ``.outputs.npz``, ``.outputs.txt``). ``tests/paddle/test_paddle_rnn.py``,
 ``test_paddle_control_flow.py`` and ``test_paddle_arrays.py`` convert them and compare with those outputs;
-``interp_v1`` holds the interpolate ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for ``test_paddle_detection.py``. Run by
+``interp_v1`` holds the interpolate ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for
+``test_paddle_detection.py``, ``fill_constant_batch_size_like``, ``quantize_linear`` and the ``grid_sample`` cases
+(the classic ``grid_sampler``) for ``test_paddle_more_ops.py``. Run by
 hand when a case changes.
 """
 import argparse
@@ -28,6 +31,8 @@ FIXTURES = {
     'cases_nms': ['multiclass_nms_v1_v2'],
     'cases_array': ['array_stack_concat', 'array_stack_concat_once', 'array_stack1_concat1', 'array_decoder',
                     'array_length_read', 'array_two_lists', 'array_slice_after_loop', 'array_static_writes'],
+    'cases_more': ['grid_sample', 'grid_sample_unaligned_border', 'grid_sample_nearest_reflection',
+                   'grid_sample_unaligned_reflection'],
 }
 
 
@@ -51,6 +56,26 @@ DENSITY_PRIOR_BOX = [
          clip=True, step_w=0.0, step_h=0.0, offset=0.3, flatten_to_2d=False),
     dict(densities=[3], fixed_sizes=[20.0], fixed_ratios=[0.5], variances=[0.1, 0.1, 0.2, 0.2], clip=False,
          step_w=10.0, step_h=6.0, offset=0.5, flatten_to_2d=True),
+]
+
+
+#: fill_constant_batch_size_like (Paddle 1.x's constant shaped by a batch): its attributes for each op of the fixture
+FILL_BATCH_SIZE_LIKE = [
+    dict(shape=[-1, 3], dtype=5, value=1.5, str_value='1.5', input_dim_idx=0, output_dim_idx=0, force_cpu=False),
+    dict(shape=[2, -1, 4], dtype=5, value=-2.0, str_value='-2.0', input_dim_idx=1, output_dim_idx=1,
+         force_cpu=False),
+]
+
+
+#: quantize_linear / dequantize_linear (PaddleSlim's quantized models): (op, scale feed, attributes) per op of the
+#: fixture, per tensor and per channel, both rounding types (which also decide the clipping range), 8 and 4 bits
+QUANTIZE_LINEAR = [
+    ('quantize_linear', 'scale', dict(bit_length=8, quant_axis=-1, round_type=0, is_test=True)),
+    ('quantize_linear', 'scale', dict(bit_length=4, quant_axis=-1, round_type=1, is_test=True)),
+    ('quantize_linear', 'channel_scale', dict(bit_length=4, quant_axis=1, round_type=0, is_test=True)),
+    ('quantize_linear', 'channel_scale', dict(bit_length=4, quant_axis=1, round_type=1, is_test=True)),
+    ('dequantize_linear', 'scale', dict(bit_length=8, quant_axis=-1, round_type=0, is_test=True)),
+    ('dequantize_linear', 'channel_scale', dict(bit_length=4, quant_axis=1, round_type=0, is_test=True)),
 ]
 
 
@@ -92,6 +117,17 @@ def static_fixtures(out: str):
     static_fixture(out, 'density_prior_box', shapes,
                    [('density_prior_box', {'Input': 'feature', 'Image': 'image'}, ['Boxes', 'Variances'], attrs)
                     for attrs in DENSITY_PRIOR_BOX])
+    x = ((rng.rand(2, 3, 4) - 0.5) * 6).astype(np.float32)
+    x[0, 0, :2] = [0.25, -0.75]  # small values of both signs beside the random ones
+    quantize_feeds = {'x': x, 'scale': np.array([2.0], np.float32), 'zero_point': np.zeros([1], np.float32),
+                      'channel_scale': np.array([1.0, 2.5, 0.5], np.float32),
+                      'channel_zero_point': np.zeros([3], np.float32)}
+    static_fixture(out, 'quantize_linear', quantize_feeds,
+                   [(op, {'X': 'x', 'Scale': scale, 'ZeroPoint': scale.replace('scale', 'zero_point')}, ['Y'], attrs)
+                    for op, scale, attrs in QUANTIZE_LINEAR])
+    static_fixture(out, 'fill_constant_batch_size_like', {'x': rng.rand(3, 5).astype(np.float32)},
+                   [('fill_constant_batch_size_like', {'Input': 'x'}, ['Out'], attrs)
+                    for attrs in FILL_BATCH_SIZE_LIKE])
 
 
 def main():

@@ -39,6 +39,27 @@ def infer(out_dir, plan: dict) -> str:
     return str(out_dir)
 
 
+def infer_models(out_dir, model_dir, names) -> str:
+    """Record Paddle Inference on the programs ``model_dir/NAME.*`` exported (by another Paddle) from the
+    ``paddle_models`` models ``names``, fed those models' example inputs: ``NAME.npz`` in ``out_dir``."""
+    os.makedirs(out_dir, exist_ok=True)
+    env = dict(os.environ, GLOG_minloglevel='3', FLAGS_call_stack_level='0')
+    done = subprocess.run([sys.executable, MAKER, str(out_dir), 'infer_models', str(model_dir)] + list(names),
+                          capture_output=True, text=True, env=env, timeout=900)
+    assert done.returncode == 0, done.stderr[done.stderr.rfind('Traceback'):][-4000:]
+    return str(out_dir)
+
+
+def rename_ops(out_dir, source, renames) -> str:
+    """Copy the classic program ``source`` (and params) into ``out_dir`` with op types renamed (``'OLD:NEW'``)."""
+    os.makedirs(out_dir, exist_ok=True)
+    env = dict(os.environ, GLOG_minloglevel='3', FLAGS_call_stack_level='0')
+    done = subprocess.run([sys.executable, MAKER, str(out_dir), 'rename', str(source)] + list(renames),
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[done.stderr.rfind('Traceback'):][-4000:]
+    return str(out_dir)
+
+
 def model_file(out_dir, name: str) -> str:
     for ext in ('.json', '.pdmodel'):
         path = os.path.join(str(out_dir), name + ext)

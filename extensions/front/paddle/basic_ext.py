@@ -56,8 +56,9 @@ class ParamsExtractor(FrontExtractorOp):
 
 
 class PassThroughExtractor(FrontExtractorOp):
-    """assign, share_data -> Identity (removed by the front phase)."""
-    op = ['assign', 'share_data']
+    """assign, share_data, memcpy (a copy between devices, left by Paddle's inference passes) -> Identity (removed
+    by the front phase)."""
+    op = ['assign', 'share_data', 'memcpy', 'memcpy_h2d', 'memcpy_d2h']
 
     @classmethod
     def extract(cls, node):

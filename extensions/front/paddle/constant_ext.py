@@ -68,6 +68,23 @@ class FullExtractor(FrontExtractorOp):
         return True
 
 
+class FillBatchSizeLikeExtractor(FrontExtractorOp):
+    """fill_constant_batch_size_like -> ``Paddle_fill_batch_size_like``: ``value`` broadcast to ``shape`` whose
+    dimension ``output_dim_idx`` is Input's dimension ``input_dim_idx`` (``constant_lowering.py``)."""
+    op = 'fill_constant_batch_size_like'
+
+    @classmethod
+    def extract(cls, node):
+        dtype = attr_dtype(node)
+        node['fill_dtype'] = dtype
+        node['fill_value'] = scalar_value(node, dtype)
+        node['fill_shape'] = [int(v) for v in paddle_attr(node, 'shape', [])]
+        node['input_dim_idx'] = int(paddle_attr(node, 'input_dim_idx', 0))
+        node['output_dim_idx'] = int(paddle_attr(node, 'output_dim_idx', 0))
+        node['op'] = 'Paddle_fill_batch_size_like'
+        return True
+
+
 class FullIntArrayExtractor(FrontExtractorOp):
     """full_int_array -> a 1-D Const of ``value`` (int64 unless ``dtype`` says otherwise)."""
     op = 'full_int_array'

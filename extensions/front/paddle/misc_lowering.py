@@ -1,13 +1,15 @@
 """Less common Paddle tensor ops (``Paddle_*`` of ``tensor_ext.py``) as opset ops: flip, index_select,
-take_along_axis, nonzero, roll, tril/triu, p_norm, logsumexp."""
+take_along_axis, nonzero, roll, tril/triu, p_norm, logsumexp, meshgrid."""
 import numpy as np
 
-from extensions.front.paddle.formulas import I64, attr, ints_arg, out_dtype, port
+from extensions.front.paddle.formulas import I64, attr, ints_arg, out_dtype, port, slot_ports
 from extensions.front.paddle.shape_lowering import rank_of
 from extensions.ops.opset_tensor import GatherElements
 from mo.ops.convert import ConvertLike
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
+from mo.ops.broadcast import Broadcast
+from mo.ops.concat import Concat
 from mo.ops.activation_ops import Abs, Exp, Log
 from mo.ops.elementwise import Add, GreaterEqual, LessEqual, Pow, Sub
 from mo.ops.gather import Gather
@@ -29,7 +31,7 @@ def _axes(node: Node, names, rank: int, default=None):
 
 
 class FlipLowering(OpRule):
-    """flip(X) = Reverse along ``axis`` (index mode)."""
+    """flip (older Paddles' reverse)(X) = Reverse along ``axis`` (index mode)."""
     op = 'Paddle_flip'
 
     def rewrite(self, node: Node, b: Builder):
@@ -145,3 +147,23 @@ class LogSumExpLowering(OpRule):
             return [result]
         return [b.op(Reshape, [result, b.op(ShapeOf, [b.op(ReduceSum, [x, axes_input], 'shape_probe',
                                                                 keep_dims=False)], 'out_shape')], 'squeezed')]
+
+
+class MeshgridLowering(OpRule):
+    """meshgrid(X_1..X_n) = for each 1-D X_i, X_i reshaped to size -1 on axis i and 1 elsewhere, broadcast to
+    the sizes of all inputs in order ('ij' indexing, Paddle's only one)."""
+    op = 'Paddle_meshgrid'
+
+    def rewrite(self, node: Node, b: Builder):
+        parts = slot_ports(node, 'X')
+        count = len(parts)
+        sizes = b.op(Concat, [b.op(ShapeOf, [p], 'size_{}'.format(i)) for i, p in enumerate(parts)], 'grid_shape',
+                     axis=0, in_ports_count=count)
+        grids = []
+        for i, p in enumerate(parts):
+            shape = [1] * count
+            shape[i] = -1
+            column = b.op(Reshape, [p, b.const(np.array(shape, I64), 'shape_{}'.format(i))], 'lifted_{}'.format(i))
+            grids.append(b.op(Broadcast, [column, sizes], 'grid_{}'.format(i)))
+        b.inherit_name(grids[0])
+        return grids

@@ -98,14 +98,16 @@ class PoolExtractor(FrontExtractorOp):
 
 
 class NormExtractor(FrontExtractorOp):
-    """batch_norm, layer_norm, group_norm, instance_norm -> ``Paddle_<op>`` with epsilon and their own attributes
-    (``norm_lowering.py``)."""
-    op = ['batch_norm', 'layer_norm', 'group_norm', 'instance_norm']
+    """batch_norm, sync_batch_norm, layer_norm, group_norm, instance_norm -> ``Paddle_<op>`` with epsilon and their
+    own attributes (``norm_lowering.py``)."""
+    op = ['batch_norm', 'sync_batch_norm', 'layer_norm', 'group_norm', 'instance_norm']
+    #: a batch norm synchronised across devices in training is a batch norm at inference
+    SAME_AS = {'sync_batch_norm': 'batch_norm'}
 
     @classmethod
     def extract(cls, node):
         node['epsilon'] = float(paddle_attr(node, 'epsilon', 1e-5))
         node['channels_last'] = paddle_attr(node, 'data_format', paddle_attr(node, 'data_layout', 'NCHW')) in (
             'NHWC', 'NLC', 'NDHWC')
-        node['op'] = 'Paddle_' + node.op
+        node['op'] = 'Paddle_' + cls.SAME_AS.get(node.op, node.op)
         return True

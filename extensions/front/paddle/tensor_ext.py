@@ -1,5 +1,5 @@
 """Extractors for Paddle's shape, indexing, reduction and matrix ops: each becomes ``Paddle_<rule>``, built by
-the rules of ``shape_lowering.py``, ``index_lowering.py``, ``math_lowering.py`` and ``misc_lowering.py``, which
+the rules of ``shape_lowering.py``, ``index_lowering.py``, ``math_lowering.py``, ``misc_lowering.py`` and ``parity_lowering.py``, which
 read the op's slots and attributes (classic and Paddle 3 spell them differently, and give some as attributes,
 tensors or lists of tensors). ``RULES`` says which rule builds which Paddle op."""
 from mo.front.extractor import FrontExtractorOp
@@ -26,9 +26,13 @@ RULES = {
     'matmul': 'matmul', 'matmul_v2': 'matmul', 'mul': 'mul', 'fc': 'fc', 'dropout': 'dropout',
     'pad3d': 'pad', 'pad': 'pad',
     # less common ones (misc_lowering.py)
-    'bmm': 'matmul', 'flip': 'flip', 'index_select': 'index_select', 'take_along_axis': 'take_along_axis',
+    'bmm': 'matmul', 'flip': 'flip', 'reverse': 'flip', 'index_select': 'index_select', 'take_along_axis': 'take_along_axis',
     'nonzero': 'nonzero', 'where_index': 'nonzero', 'roll': 'roll', 'tril_triu': 'tril_triu', 'tril': 'tril_triu',
-    'triu': 'tril_triu', 'p_norm': 'p_norm', 'logsumexp': 'logsumexp',
+    'triu': 'tril_triu', 'p_norm': 'p_norm', 'logsumexp': 'logsumexp', 'meshgrid': 'meshgrid',
+    # for parity with OpenVINO's Paddle front end (parity_lowering.py)
+    'eye': 'eye', 'linspace': 'linspace', 'atan2': 'atan2', 'scatter_nd_add': 'scatter_nd_add',
+    'grid_sampler': 'grid_sample', 'grid_sample': 'grid_sample',
+    'quantize_linear': 'quantize_linear', 'dequantize_linear': 'dequantize_linear', 'unique': 'unique',
 }
 
 

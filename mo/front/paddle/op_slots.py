@@ -24,7 +24,7 @@ _UNARY = (
     'softshrink', 'thresholded_relu', 'brelu', 'hardtanh', 'isnan', 'isinf', 'isfinite', 'transpose', 'flatten2',
     'reduce_sum', 'reduce_mean', 'reduce_max', 'reduce_min', 'reduce_prod', 'reduce_all', 'reduce_any',
     'all', 'any', 'logsumexp', 'p_norm', 'frobenius_norm', 'share_data', 'bitwise_not', 'flip', 'tril_triu',
-    'tril', 'triu', 'logsigmoid', 'tanh_shrink', 'hardshrink',
+    'tril', 'triu', 'logsigmoid', 'tanh_shrink', 'hardshrink', 'memcpy', 'memcpy_h2d', 'memcpy_d2h', 'reverse',
 )
 
 #: ops of two inputs ``X``, ``Y`` and one output ``Out`` (classic and Paddle 3 names)
@@ -51,6 +51,8 @@ SLOTS.update({
     'batch_norm': (('X', 'Mean', 'Variance', 'Scale', 'Bias', 'MomentumTensor'),
                    ('Y', 'MeanOut', 'VarianceOut', 'SavedMean', 'SavedVariance', 'ReserveSpace')),
     'layer_norm': (('X', 'Scale', 'Bias'), ('Y', 'Mean', 'Variance')),
+    'sync_batch_norm': (('X', 'Mean', 'Variance', 'Scale', 'Bias', 'MomentumTensor'),
+                        ('Y', 'MeanOut', 'VarianceOut', 'SavedMean', 'SavedVariance', 'ReserveSpace')),
     'group_norm': (('X', 'Scale', 'Bias'), ('Y', 'Mean', 'Variance')),
     'instance_norm': (('X', 'Scale', 'Bias'), ('Y', 'SavedMean', 'SavedVariance')),
     # activations with more than one input
@@ -81,6 +83,17 @@ SLOTS.update({
     'split_with_num': (('X', 'AxisTensor'), ('Out',)),
     'stack': (('X',), ('Y',)),
     'unstack': (('X',), ('Y',)),
+    'meshgrid': (('X',), ('Out',)),
+    'eye': (('num_rows', 'num_columns'), ('Out',)),
+    'fill_constant_batch_size_like': (('Input',), ('Out',)),
+    'linspace': (('Start', 'Stop', 'Num'), ('Out',)),
+    'atan2': (('X1', 'X2'), ('Out',)),
+    'scatter_nd_add': (('X', 'Index', 'Updates'), ('Out',)),
+    'grid_sampler': (('X', 'Grid'), ('Output',)),
+    'grid_sample': (('X', 'Grid'), ('Output',)),
+    'unique': (('X',), ('Out', 'Indices', 'Index', 'Counts')),
+    **{op: (('X', 'Scale', 'ZeroPoint', 'InAccum', 'InState'), ('Y', 'OutState', 'OutAccum', 'OutScale'))
+       for op in ('quantize_linear', 'dequantize_linear')},
     'slice': (('Input', 'StartsTensor', 'EndsTensor', 'StartsTensorList', 'EndsTensorList'), ('Out',)),
     'strided_slice': (('Input', 'StartsTensor', 'EndsTensor', 'StridesTensor', 'StartsTensorList',
                        'EndsTensorList', 'StridesTensorList'), ('Out',)),
