@@ -36,7 +36,9 @@ import numpy as np
 
 from mxnet_fixture_common import SEED, import_mxnet, init_params, run, save_ref
 from mxnet_fixture_files import FILE_WRITERS
+from mxnet_fixture_options import FILE_WRITERS as OPTION_WRITERS
 
+FILE_WRITERS = dict(FILE_WRITERS, **OPTION_WRITERS)
 DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'mxnet', 'fixtures')
 
 

@@ -1,0 +1,40 @@
+"""MXNet fixtures for the Model Optimizer's MXNet options (written by tools/make_mxnet_models.py).
+
+``nd_split``: a small style-transfer-like graph whose own weights are saved as MXNet's fast neural style saves
+them (``mx.nd.save`` of plain names into ``nd_split_args.nd`` and ``nd_split_auxs.nd``) while its last
+convolution's weights come from a pretrained checkpoint, ``nd_split_vgg-0000.params``, that also holds arrays the
+graph does not use and a stale copy of one the ``.nd`` file overrides: the case of ``--nd_prefix_name`` with
+``--pretrained_model_name``. ``nd_split.ref.npz`` holds MXNet's output with the merged weights.
+"""
+import os
+
+import numpy as np
+
+from mxnet_fixture_common import SEED, import_mxnet, init_params, run, save_ref
+
+
+def nd_split(out):
+    mx = import_mxnet()
+    data = mx.sym.Variable('data')
+    x = mx.sym.Convolution(data, num_filter=4, kernel=(3, 3), pad=(1, 1), name='style_conv1')
+    x = mx.sym.BatchNorm(x, fix_gamma=False, eps=1e-5, name='style_bn1')
+    x = mx.sym.Activation(x, act_type='relu')
+    y = mx.sym.Convolution(x, num_filter=5, kernel=(1, 1), name='vgg_conv1')
+    rng = np.random.default_rng([SEED, 900])
+    inputs = {'data': rng.standard_normal((1, 3, 6, 6)).astype(np.float32)}
+    args, aux = init_params(y, inputs, {}, rng)
+    outputs = run(y, inputs, args, aux)
+    prefix = os.path.join(out, 'nd_split')
+    y.save(prefix + '-symbol.json')
+    own = {name: value for name, value in args.items() if name.startswith('style_')}
+    mx.nd.save(prefix + '_args.nd', own)
+    mx.nd.save(prefix + '_auxs.nd', aux)
+    pretrained = {'arg:' + name: value for name, value in args.items() if name.startswith('vgg_')}
+    pretrained['arg:vgg_fc6_weight'] = mx.nd.array(rng.standard_normal((3, 5)).astype(np.float32))
+    pretrained['arg:style_conv1_weight'] = mx.nd.zeros(args['style_conv1_weight'].shape)  # the .nd file's wins
+    mx.nd.save(prefix + '_vgg-0000.params', pretrained)
+    save_ref(prefix + '.ref.npz', inputs, outputs)
+    return True
+
+
+FILE_WRITERS = {'nd_split': nd_split}
