@@ -49,6 +49,7 @@ FRONT = [
     'extensions.front.tf.inception_block.InceptionBlockBranchFusion',
     'extensions.front.tf.ssd_postprocessor.SSDPostprocessorReplacement',
     'extensions.front.tf.yolo_region.YoloRegionReplacement',
+    'extensions.front.mxnet.yolo_v3_region.MXNetYoloV3RegionReplacement',
     'extensions.front.tied_weight_matmul.TiedWeightIntoMatMul',  # before any folding copies a transposed weight
     # ONNX: recurrent and flexible attention (LinearAttention, FlexAttention)
     'extensions.front.onnx.flex_attention_lowering.ONNXFlexAttentionLowering',

@@ -5,6 +5,12 @@ them (``mx.nd.save`` of plain names into ``nd_split_args.nd`` and ``nd_split_aux
 convolution's weights come from a pretrained checkpoint, ``nd_split_vgg-0000.params``, that also holds arrays the
 graph does not use and a stale copy of one the ``.nd`` file overrides: the case of ``--nd_prefix_name`` with
 ``--pretrained_model_name``. ``nd_split.ref.npz`` holds MXNet's output with the merged weights.
+
+``gluoncv_yolo3_heads`` (after ``gluoncv_yolo3``): ``gluoncv_yolo3.heads.npz``, what MXNet computes inside each of
+the exported YOLOv3's three output layers for the reference input (the sigmoids of the box centres, the raw box
+sizes, the sigmoids of objectness and class scores: the internal outputs of GluonCV's ``YOLOOutputV3``), laid out
+as the prediction convolution's channels ``[1, anchors * (5 + classes), H, W]`` under ``region:K``: what
+RegionYolo gives for output layer K.
 """
 import os
 
@@ -37,4 +43,31 @@ def nd_split(out):
     return True
 
 
-FILE_WRITERS = {'nd_split': nd_split}
+def gluoncv_yolo3_heads(out):
+    mx = import_mxnet()
+    prefix = os.path.join(out, 'gluoncv_yolo3')
+    if not os.path.isfile(prefix + '-symbol.json'):
+        return False
+    symbol = mx.sym.load(prefix + '-symbol.json')
+    internals = symbol.get_internals()
+    params = {name.split(':', 1)[-1]: value for name, value in mx.nd.load(prefix + '-0000.params').items()}
+    x = np.load(prefix + '.ref.npz')['in:data']
+    regions = {}
+    for layer in range(3):
+        scope = 'yolov30_yolooutputv3{}_'.format(layer)
+        parts = ['sigmoid0', 'slice_axis1', 'sigmoid1', 'sigmoid2']  # centres, sizes, objectness, classes
+        heads = [internals[scope + part + '_output'] for part in parts] + [internals[scope + 'conv0_fwd_output']]
+        group = mx.sym.Group(heads)
+        feed = {name: params[name] for name in group.list_arguments() if name in params}
+        feed['data'] = mx.nd.array(x)
+        aux = {name: params[name] for name in group.list_auxiliary_states()}
+        values = [v.asnumpy() for v in group.bind(mx.cpu(), feed, aux_states=aux, grad_req='null').forward()]
+        conv = values.pop()
+        joined = np.concatenate(values, axis=-1)  # [1, H * W, anchors, 5 + classes]
+        batch, channels, height, width = conv.shape
+        regions['region:{}'.format(layer)] = joined.transpose(0, 2, 3, 1).reshape(batch, channels, height, width)
+    np.savez_compressed(prefix + '.heads.npz', **regions)
+    return True
+
+
+FILE_WRITERS = {'nd_split': nd_split, 'gluoncv_yolo3_heads': gluoncv_yolo3_heads}

@@ -25,7 +25,8 @@ HELP = 'convert a model ({}) into OpenVINO IR v11'.format(', '.join(r.title for 
 
 #: options recorded in the IR's rt_info, in this order
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
-                    'input_checkpoint', 'input_symbol', 'nd_prefix_name', 'pretrained_model_name', 'model_name', 'input', 'input_shape', 'output', 'batch',
+                    'input_checkpoint', 'input_symbol', 'nd_prefix_name', 'pretrained_model_name',
+                    'model_name', 'input', 'input_shape', 'output', 'batch',
                     'compress_to_fp16', 'static_shape', 'transformations_config', 'extensions', 'mean_values', 'scale_values', 'scale',
                     'reverse_input_channels', 'layout', 'source_layout', 'target_layout',
                     'freeze_placeholder_with_value')

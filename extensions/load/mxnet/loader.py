@@ -35,7 +35,8 @@ def find_tensor(graph: Graph, name: str, port, option: str):
 
 class MXNetLoader(LoadReplacementPattern):
     """Reads the MXNet symbol and params (``--input_model``, ``--input_symbol``) into the graph; with
-    ``--nd_prefix_name`` and ``--pretrained_model_name``, the weights merged from those (``mo.front.mxnet.nd_merge``)."""
+    ``--nd_prefix_name`` and ``--pretrained_model_name``, the weights merged from those
+    (``mo.front.mxnet.nd_merge``)."""
     id = 'MXNetLoader'
     graph_condition = [is_mxnet]
     auto_clean_up = False  # no Results yet: everything would look dead

@@ -119,8 +119,8 @@ def variable_roles(symbol: Symbol, weights: dict, inputs=()) -> dict:
 
 
 def symbol2nx(graph: Graph, symbol: Symbol, params, inputs=(), body_inputs=None) -> Graph:
-    """Load ``symbol`` with the arrays of ``params`` (a ``Params`` or the weights by name) into ``graph``; ``inputs`` are variables to make graph inputs
-    whatever the params hold (``--input`` names). ``body_inputs`` (a control-flow body's): {variable index: k},
+    """Load ``symbol`` with the arrays of ``params`` (a ``Params`` or the weights by name) into ``graph``; ``inputs``
+    are variables to make graph inputs whatever the params hold (``--input`` names). ``body_inputs`` (a control-flow body's): {variable index: k},
     each variable the body's input k, a Parameter named ``input_name(k)``.
 
     The condition graph of a ``_cond`` or ``_while_loop`` is added to ``graph`` (``mo.front.mxnet.wiring``): OpenVINO's
