@@ -3,7 +3,7 @@
 ``nd_split``: a small style-transfer-like graph whose own weights are saved as MXNet's fast neural style saves
 them (``mx.nd.save`` of plain names into ``nd_split_args.nd`` and ``nd_split_auxs.nd``) while its last
 convolution's weights come from a pretrained checkpoint, ``nd_split_vgg-0000.params``, that also holds arrays the
-graph does not use and a stale copy of one the ``.nd`` file overrides: the case of ``--nd_prefix_name`` with
+graph does not use (with ``nd_split_vgg-symbol.json``, its graph): the case of ``--nd_prefix_name`` with
 ``--pretrained_model_name``. ``nd_split.ref.npz`` holds MXNet's output with the merged weights.
 
 ``gluoncv_yolo3_heads`` (after ``gluoncv_yolo3``): ``gluoncv_yolo3.heads.npz``, what MXNet computes inside each of
@@ -35,10 +35,15 @@ def nd_split(out):
     own = {name: value for name, value in args.items() if name.startswith('style_')}
     mx.nd.save(prefix + '_args.nd', own)
     mx.nd.save(prefix + '_auxs.nd', aux)
-    pretrained = {'arg:' + name: value for name, value in args.items() if name.startswith('vgg_')}
-    pretrained['arg:vgg_fc6_weight'] = mx.nd.array(rng.standard_normal((3, 5)).astype(np.float32))
-    pretrained['arg:style_conv1_weight'] = mx.nd.zeros(args['style_conv1_weight'].shape)  # the .nd file's wins
-    mx.nd.save(prefix + '_vgg-0000.params', pretrained)
+    # the pretrained network: vgg_conv1 and a layer the style graph does not have (the Model Optimizer reads the
+    # checkpoint's symbol too, so it is a whole checkpoint)
+    vgg = mx.sym.Convolution(mx.sym.Variable('data'), num_filter=5, kernel=(1, 1), name='vgg_conv1')
+    vgg = mx.sym.FullyConnected(mx.sym.Pooling(vgg, kernel=(1, 1), global_pool=True, pool_type='avg'),
+                                num_hidden=3, name='vgg_fc6')
+    pretrained = {name: value for name, value in args.items() if name.startswith('vgg_')}
+    pretrained['vgg_fc6_weight'] = mx.nd.array(rng.standard_normal((3, 5)).astype(np.float32))
+    pretrained['vgg_fc6_bias'] = mx.nd.array(rng.standard_normal((3,)).astype(np.float32))
+    mx.model.save_checkpoint(prefix + '_vgg', 0, vgg, pretrained, {})
     save_ref(prefix + '.ref.npz', inputs, outputs)
     return True
 

@@ -12,7 +12,8 @@ from tests.mxnet.test_mxnet_convert import (FIXTURES, _mo, _one_error, _write_pa
 
 
 def _nd_split_copy(folder):
-    for name in ('nd_split-symbol.json', 'nd_split_args.nd', 'nd_split_auxs.nd', 'nd_split_vgg-0000.params'):
+    for name in ('nd_split-symbol.json', 'nd_split_args.nd', 'nd_split_auxs.nd', 'nd_split_vgg-0000.params',
+                 'nd_split_vgg-symbol.json'):
         shutil.copy(FIXTURES / name, folder / name)
 
 
@@ -25,6 +26,22 @@ def test_nd_files_and_pretrained_checkpoint_merge_into_the_weights_mxnet_used(tm
                  '--output_dir', out)
     assert result.returncode == 0, result.stderr
     (got,) = run_ir(out / 'nd_split.xml', inputs, head_names('nd_split'))
+    np.testing.assert_allclose(got, expected[0], rtol=1e-4, atol=1e-5)
+
+
+def test_the_nd_files_win_over_a_pretrained_array_of_the_same_name(tmp_path):
+    from mo.front.mxnet.params import read_params
+    _nd_split_copy(tmp_path)
+    pretrained = {name: np.array(value) for name, value in read_params(tmp_path / 'nd_split_vgg-0000.params').items()}
+    own = read_params(tmp_path / 'nd_split_args.nd')
+    pretrained['arg:style_conv1_weight'] = np.zeros(own['style_conv1_weight'].shape, np.float32)
+    _write_params(tmp_path / 'nd_split_vgg-0000.params', pretrained)
+    inputs, expected = reference('nd_split')
+    result = _mo('--input_symbol', tmp_path / 'nd_split-symbol.json', '--nd_prefix_name', 'nd_split',
+                 '--pretrained_model_name', tmp_path / 'nd_split_vgg-0000.params', '--input', input_option(inputs),
+                 '--output_dir', tmp_path / 'out')
+    assert result.returncode == 0, result.stderr
+    (got,) = run_ir(tmp_path / 'out' / 'nd_split.xml', inputs, head_names('nd_split'))
     np.testing.assert_allclose(got, expected[0], rtol=1e-4, atol=1e-5)
 
 
