@@ -97,7 +97,9 @@ class Loop(Op):
     """Loop whose body computes the next loop variables and the condition: inputs trip count, first execution
     condition, loop variables; output k is loop variable k after the last iteration. ``build_body(node, specs)``
     (given by the reader) converts the body for variables of ``specs``: output 0 the condition, output k + 1 the
-    next value of variable k (a TF While: ``extensions.load.tf.while_loop``)."""
+    next value of variable k (a TF While: ``extensions.load.tf.while_loop``). ``stacked_results`` ({output port: body
+    result index}, optional) adds outputs that concatenate a body result of every iteration along axis 0 (the body
+    gives each a leading axis of size 1; MXNet's ``_while_loop`` per-step outputs)."""
     op = 'Loop'
 
     def __init__(self, graph, attrs: dict):
@@ -141,6 +143,12 @@ class Loop(Op):
         for k, spec in enumerate(specs):
             if not node.out_port(k).disconnected():
                 _set_output(node, k, spec.shape, result_dtype(results[k + 1]) or spec.dtype)
+        for port, index in node.soft_get('stacked_results', {}).items():
+            if index not in results:
+                raise Error('Loop "{}": its body has no result {} to stack', _name(node), index)
+            shape = result_shape(results[index])
+            if not node.out_port(port).disconnected() and shape is not None:
+                _set_output(node, port, [-1] + [int(d) for d in shape[1:]], result_dtype(results[index]))
 
     @staticmethod
     def _settle(node, k: int, spec: BodyInput, shape, unranked: dict) -> bool:
@@ -179,7 +187,13 @@ class Loop(Op):
         for k, param in sorted(params.items()):
             port_map.items.append(('input', [('external_port_id', str(FIRST_VARIABLE_PORT + k)),
                                              ('internal_layer_id', str(ids[param]))]))
+        stacked = node.soft_get('stacked_results', {})
         for k, port in sorted(output_ports.items()):
+            if k in stacked:  # one slice per iteration, concatenated along axis 0
+                port_map.items.append(('output', [('external_port_id', str(port)),
+                                                  ('internal_layer_id', str(ids[results[stacked[k]]])),
+                                                  ('axis', '0')]))
+                continue
             port_map.items.append(('output', [('external_port_id', str(port)),
                                               ('internal_layer_id', str(ids[results[k + 1]]))]))
         port_map.items.append(('output', [('external_port_id', '-1'), ('internal_layer_id', str(ids[results[0]])),
