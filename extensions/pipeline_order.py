@@ -200,6 +200,7 @@ FRONT = [
     'extensions.front.mxnet.detection_lowering.BoxNMSLowering',
     'extensions.front.mxnet.detection_lowering.ROIPoolingLowering',
     'extensions.front.mxnet.detection_lowering.ProposalLowering',
+    'extensions.front.mxnet.detection_lowering.MultiProposalLowering',
     'extensions.front.mxnet.elementwise_lowering.ScalarLowering',
     'extensions.front.mxnet.elementwise_lowering.ComparisonLowering',
     'extensions.front.mxnet.elementwise_lowering.SquareLowering',

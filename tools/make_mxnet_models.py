@@ -331,8 +331,36 @@ def while_stacked(rng):
     return mx.sym.Group([per_step, sums, count, state, full, full_count]), inputs, {'w': (-1.0, 1.0, (2, 4))}
 
 
+def ssd_batch(rng):
+    """The SSD head of ``ssd_head`` on a batch of 3 images: MultiBoxDetection decodes each image on its own."""
+    sym, _, ranges = ssd_head(rng)
+    return sym, {'data': rng.standard_normal((3, 3, 16, 16)).astype(np.float32)}, ranges
+
+
+def multi_proposal(rng):
+    """_contrib_MultiProposal (Proposal for a batch: rois of every image, column 0 the image's index) on 2 images of
+    different sizes, then ROIPooling and ROIAlign of each roi in its own image, as a Faster R-CNN with batch 2."""
+    mx = import_mxnet()
+    feat = mx.sym.Variable('feat')
+    num_anchors = 6
+    score = mx.sym.Convolution(feat, num_filter=2 * num_anchors, kernel=(1, 1), name='rpn_cls_score')
+    prob = mx.sym.SoftmaxActivation(mx.sym.Reshape(score, shape=(0, 2, -1, 0)), mode='channel', name='rpn_cls_prob')
+    prob = mx.sym.Reshape(prob, shape=(0, 2 * num_anchors, -1, 0), name='rpn_cls_prob_reshape')
+    delta = mx.sym.Convolution(feat, num_filter=4 * num_anchors, kernel=(1, 1), name='rpn_bbox_pred')
+    rois, scores = mx.sym.contrib.MultiProposal(prob, delta, mx.sym.Variable('im_info'), feature_stride=16,
+                                                scales=(2, 4), ratios=(0.5, 1, 2), rpn_pre_nms_top_n=50,
+                                                rpn_post_nms_top_n=6, threshold=0.7, rpn_min_size=4,
+                                                output_score=True, name='rois')
+    pool = mx.sym.ROIPooling(feat, rois, pooled_size=(2, 2), spatial_scale=0.0625, name='roi_pool')
+    align = mx.sym.contrib.ROIAlign(feat, rois, pooled_size=(2, 2), spatial_scale=0.0625, sample_ratio=2,
+                                    name='roi_align')
+    inputs = {'feat': rng.standard_normal((2, 4, 6, 8)).astype(np.float32),
+              'im_info': np.array([[96, 128, 1.0], [80, 100, 1.5]], np.float32)}
+    return mx.sym.Group([rois, scores, pool, align]), inputs, {'rpn_bbox_pred_weight': (-0.15, 0.15)}
+
+
 MODELS = [convnet, arcface_block, reshape_slice, elementwise, lstm, gru, deconv_upsample, ssd_head, rcnn_head,
-          box_ops, control_flow, while_stacked]
+          box_ops, control_flow, while_stacked, ssd_batch, multi_proposal]
 
 
 #: model -> {output index: index of the output counting the loop's steps}: a _while_loop's stacked output has
