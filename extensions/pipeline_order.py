@@ -51,6 +51,7 @@ FRONT = [
     'extensions.front.tf.inception_block.InceptionBlockBranchFusion',
     'extensions.front.tf.ssd_postprocessor.SSDPostprocessorReplacement',
     'extensions.front.tf.yolo_region.YoloRegionReplacement',
+    'extensions.front.mxnet.yolo_v3_region.MXNetYoloV3RegionReplacement',
     'extensions.front.tied_weight_matmul.TiedWeightIntoMatMul',  # before any folding copies a transposed weight
     # ONNX: recurrent and flexible attention (LinearAttention, FlexAttention)
     'extensions.front.onnx.flex_attention_lowering.ONNXFlexAttentionLowering',
@@ -207,6 +208,7 @@ FRONT = [
     'extensions.front.mxnet.detection_lowering.BoxNMSLowering',
     'extensions.front.mxnet.detection_lowering.ROIPoolingLowering',
     'extensions.front.mxnet.detection_lowering.ProposalLowering',
+    'extensions.front.mxnet.detection_lowering.MultiProposalLowering',
     'extensions.front.mxnet.elementwise_lowering.ScalarLowering',
     'extensions.front.mxnet.elementwise_lowering.ComparisonLowering',
     'extensions.front.mxnet.elementwise_lowering.SquareLowering',

@@ -97,9 +97,10 @@ class Loop(Op):
     """Loop whose body computes the next loop variables and the condition: inputs trip count, first execution
     condition, loop variables; output k is loop variable k after the last iteration. ``build_body(node, specs)``
     (given by the reader) converts the body for variables of ``specs``: output 0 the condition, output k + 1 the
-    next value of variable k (a TF While: ``extensions.load.tf.while_loop``). With ``scan_count`` s, the body's
-    last s outputs are scan outputs: each iteration's value (leading dimension 1) concatenated on axis 0, the
-    Loop's outputs after the variables' (a Paddle array appended to in the loop)."""
+    next value of variable k (a TF While: ``extensions.load.tf.while_loop``). ``stacked_results`` ({output port: body
+    result index}, optional) adds outputs that concatenate a body result of every iteration along axis 0 (the body
+    gives each a leading axis of size 1: MXNet's ``_while_loop`` per-step outputs, a Paddle array appended to in
+    the loop)."""
     op = 'Loop'
 
     def __init__(self, graph, attrs: dict):
@@ -143,12 +144,17 @@ class Loop(Op):
         for k, spec in enumerate(specs):
             if not node.out_port(k).disconnected():
                 _set_output(node, k, spec.shape, result_dtype(results[k + 1]) or spec.dtype)
-        for k in range(len(specs), len(specs) + int(node.soft_get('scan_count', 0))):
-            if node.is_out_port_connected(k):
-                shape = result_shape(results[k + 1])
-                if shape is None or len(shape) < 1:
-                    raise Error('Loop "{}": scan output {} has no leading axis to concatenate on', _name(node), k)
-                _set_output(node, k, [-1] + [int(d) for d in shape[1:]], result_dtype(results[k + 1]))
+        for port, index in node.soft_get('stacked_results', {}).items():
+            if index not in results:
+                raise Error('Loop "{}": its body has no result {} to stack', _name(node), index)
+            if node.out_port(port).disconnected():
+                continue
+            shape = result_shape(results[index])
+            if shape is not None and len(shape) < 1:
+                raise Error('Loop "{}": output {} stacks a scalar; it needs a leading axis to concatenate on',
+                            _name(node), port)
+            if shape is not None:
+                _set_output(node, port, [-1] + [int(d) for d in shape[1:]], result_dtype(results[index]))
 
     @staticmethod
     def _settle(node, k: int, spec: BodyInput, shape, unranked: dict) -> bool:
@@ -187,11 +193,15 @@ class Loop(Op):
         for k, param in sorted(params.items()):
             port_map.items.append(('input', [('external_port_id', str(FIRST_VARIABLE_PORT + k)),
                                              ('internal_layer_id', str(ids[param]))]))
-        variables = len(node.variable_types)
+        stacked = node.soft_get('stacked_results', {})
         for k, port in sorted(output_ports.items()):
-            scan = [('axis', '0')] if k >= variables else []  # a scan output: concatenated on axis 0
+            if k in stacked:  # one slice per iteration, concatenated along axis 0
+                port_map.items.append(('output', [('external_port_id', str(port)),
+                                                  ('internal_layer_id', str(ids[results[stacked[k]]])),
+                                                  ('axis', '0')]))
+                continue
             port_map.items.append(('output', [('external_port_id', str(port)),
-                                              ('internal_layer_id', str(ids[results[k + 1]]))] + scan))
+                                              ('internal_layer_id', str(ids[results[k + 1]]))]))
         port_map.items.append(('output', [('external_port_id', '-1'), ('internal_layer_id', str(ids[results[0]])),
                                           ('purpose', 'execution_condition')]))
         back_edges = ElementList('back_edges', [('edge', [('from-layer', str(ids[r])), ('to-layer', str(ids[p]))])

@@ -25,9 +25,10 @@ HELP = 'convert a model ({}) into OpenVINO IR v11'.format(', '.join(r.title for 
 
 #: options recorded in the IR's rt_info, in this order
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
-                    'input_checkpoint', 'input_symbol', 'model_name', 'input', 'input_shape', 'output', 'batch',
-                    'compress_to_fp16', 'compress_weights', 'group_size', 'ratio', 'all_layers', 'static_shape',
-                    'transformations_config', 'extensions', 'mean_values', 'scale_values', 'scale',
+                    'input_checkpoint', 'input_symbol', 'nd_prefix_name', 'pretrained_model_name', 'model_name',
+                    'input', 'input_shape', 'output', 'batch', 'compress_to_fp16', 'compress_weights', 'group_size',
+                    'ratio', 'all_layers', 'static_shape', 'transformations_config', 'extensions', 'mean_values',
+                    'scale_values', 'scale',
                     'reverse_input_channels', 'layout', 'source_layout', 'target_layout',
                     'freeze_placeholder_with_value')
 
@@ -86,6 +87,21 @@ def add_arguments(parser):
     parser.add_argument('--input_symbol', metavar='FILE',
                         help='the MXNet graph (NAME-symbol.json) of --input_model NAME-EPOCH.params (default: '
                              'NAME-symbol.json beside it)')
+    parser.add_argument('--nd_prefix_name', metavar='PREFIX',
+                        help='MXNet: the weights of --input_symbol are in PREFIX_args.nd and PREFIX_auxs.nd (beside '
+                             '--pretrained_model_name when PREFIX names no folder), with --pretrained_model_name')
+    parser.add_argument('--pretrained_model_name', metavar='NAME-EPOCH.params',
+                        help='MXNet: the pretrained checkpoint whose arrays the graph of --input_symbol names fill in '
+                             'the weights the .nd files of --nd_prefix_name do not give (a style-transfer network '
+                             'and its VGG loss network)')
+    parser.add_argument('--legacy_mxnet_model', action='store_true',
+                        help='accepted for the Model Optimizer\'s command lines: graphs MXNet < 1.0 wrote (attributes '
+                             'under "attr"/"param", old op and attribute names) are told by their content and '
+                             'upgraded as MXNet upgrades them, without MXNet, whether or not this is given')
+    parser.add_argument('--enable_ssd_gluoncv', action='store_true',
+                        help='accepted for the Model Optimizer\'s command lines: a GluonCV SSD\'s post-processing '
+                             '(box decoders and box_nms) converts as MXNet computes it, its three outputs (ids, '
+                             'scores, boxes) as the export has them; mo does not replace it by a DetectionOutput')
     # the Model Optimizer's habits: the framework is told by content, --framework says it explicitly
     parser.add_argument('--framework', choices=frameworks.framework_names(), default=None,
                         help='the source framework (default: told by the model\'s content)')
@@ -377,8 +393,13 @@ def body_reports(graph: Graph, prefix: str = '') -> dict:
 
 
 def _default_model_name(options) -> str:
-    """The model file's name without extension; a SavedModel's directory name; else "model"."""
-    path = options.get('input_model') or options.get('saved_model_dir') or options.get('input_meta_graph') or 'model'
+    """The model file's name without extension; a SavedModel's directory name; NAME of an MXNet graph
+    NAME-symbol.json given alone (--input_symbol); else "model"."""
+    symbol = options.get('input_symbol')
+    if not options.get('input_model') and symbol and os.path.basename(symbol).endswith('-symbol.json'):
+        return os.path.basename(symbol)[:-len('-symbol.json')] or 'model'
+    path = (options.get('input_model') or options.get('saved_model_dir') or options.get('input_meta_graph') or symbol
+            or 'model')
     path = os.path.normpath(path)
     if os.path.basename(path) == 'saved_model.pb':
         path = os.path.dirname(path) or 'model'

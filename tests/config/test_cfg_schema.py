@@ -63,7 +63,8 @@ def test_missing_file(tmp_path):
     assert 'Cannot read the transformations config' in problems_of(str(tmp_path / 'nope.json'))
 
 
-@pytest.mark.parametrize('name', ['inception_block.json', 'ssd_postprocessor.json', 'yolo_region.json'])
+@pytest.mark.parametrize('name', ['inception_block.json', 'ssd_postprocessor.json', 'yolo_region.json',
+                                  'yolo_v3_mobilenet1_voc.json'])
 def test_shipped_configs_are_valid(name):
     import os
     descriptions = load_config(os.path.join(CONFIGS, name))

@@ -23,7 +23,7 @@ FIXTURES = Path(__file__).parent / 'fixtures'
 #: the fixtures mo converts and matches (the others are left out until their ops convert: see the report)
 CONVERTED = ['convnet', 'arcface_block', 'reshape_slice', 'elementwise', 'legacy_v08', 'deconv_upsample', 'lstm', 'gru',
              'gluon_lstm', 'box_ops', 'gluoncv_ssd', 'gluoncv_yolo3', 'gluoncv_faster_rcnn', 'rcnn_head',
-             'ssd_head', 'control_flow']
+             'ssd_head', 'control_flow', 'ssd_batch', 'multi_proposal']
 
 
 def reference(name: str):

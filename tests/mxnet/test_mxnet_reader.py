@@ -19,7 +19,11 @@ from mo.front.mxnet.symbol import parse_symbol, read_symbol
 from mo.utils.error import Error
 
 FIXTURES = Path(__file__).parent / 'fixtures'
-MODELS = sorted(path.name[:-len('-symbol.json')] for path in FIXTURES.glob('*-symbol.json'))
+#: the checkpoint fixtures (a symbol, its -0000.params and MXNet's outputs); nd_split's weights are .nd files and a
+#: pretrained checkpoint (tests/mxnet/test_mxnet_options.py reads those)
+MODELS = sorted(path.name[:-len('-symbol.json')] for path in FIXTURES.glob('*-symbol.json')
+                if (FIXTURES / path.name.replace('-symbol.json', '-0000.params')).is_file()
+                and (FIXTURES / path.name.replace('-symbol.json', '.ref.npz')).is_file())
 
 #: ops each fixture must contain (what it was made to cover)
 EXPECTED_OPS = {
@@ -38,6 +42,9 @@ EXPECTED_OPS = {
     'box_ops': {'_contrib_box_nms', '_contrib_box_decode'},
     'legacy_v08': {'Convolution', 'BatchNorm', 'argmax', 'Flatten'},
     'control_flow': {'_foreach', '_while_loop', '_cond'},
+    'while_stacked': {'_while_loop'},
+    'ssd_batch': {'_contrib_MultiBoxPrior', '_contrib_MultiBoxDetection', 'SoftmaxActivation'},
+    'multi_proposal': {'_contrib_MultiProposal', 'ROIPooling', '_contrib_ROIAlign'},
     'gluoncv_faster_rcnn': {'_contrib_ROIAlign', '_contrib_box_decode', '_contrib_box_nms', 'shape_array', 'Cast',
                             'stack', 'SliceChannel', '_contrib_AdaptiveAvgPooling2D', 'BlockGrad'},
     'gluoncv_ssd': {'_arange', '_contrib_box_decode', '_contrib_box_nms', 'where', 'slice_like', 'zeros_like'},

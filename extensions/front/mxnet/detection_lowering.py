@@ -1,5 +1,7 @@
 """MXNet's region and suppression ops from opset ops: _contrib_ROIAlign (ROIAlign-9) and _contrib_box_nms
 (NonMaxSuppression-9 with MXNet's output layout)."""
+import dataclasses
+
 import numpy as np
 
 from extensions.ops.region import ROIPooling
@@ -7,13 +9,16 @@ from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.box_lowering import corners
 from extensions.front.mxnet.formulas import BIG, concat, dims, ints
 from extensions.ops.detection import ROIAlign
+from extensions.ops.tensor_iterator import TensorIterator
 from mo.front.common.rule import Builder, OpRule
+from mo.front.mxnet.per_image import image_body, image_symbol
 from mo.graph.graph import Node
-from mo.ops.activation_ops import Exp
+from mo.ops.activation_ops import Exp, Floor
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, FloorMod, Greater, Less, LogicalAnd, LogicalOr, Maximum, Minimum, Mul, NotEqual, Sub
+from mo.ops.elementwise import (Add, Div, FloorMod, Greater, GreaterEqual, Less, LogicalAnd, LogicalOr, Maximum,
+                                Minimum, Mul, NotEqual, Sub)
 from mo.ops.gather import Gather
 from mo.ops.nn_ops import TopK
 from mo.ops.non_max_suppression import NonMaxSuppression
@@ -200,9 +205,10 @@ def mxnet_anchors(stride: int, ratios, scales) -> np.ndarray:
 class ProposalLowering(OpRule):
     """_contrib_Proposal(cls_prob, bbox_pred, im_info) of one image, as MXNet computes it: anchors at every
     feature cell (cells by row, then column, then anchor), decoded with MXNet's +1 box sizes and clipped to the
-    image; boxes smaller than rpn_min_size * scale scored -1 and widened by it; the rpn_pre_nms_top_n best
-    suppressed at threshold (IoU of +1 sizes); the first rpn_post_nms_top_n kept, repeated round when fewer
-    remain: rois [post, 5] (batch index 0, corners), scores [post, 1] with output_score."""
+    image; boxes smaller than rpn_min_size * scale, and those of cells past the image's own size (floor(im_h /
+    feature_stride) rows, floor(im_w / feature_stride) columns), scored -1, the small ones widened by it; the
+    rpn_pre_nms_top_n best suppressed at threshold (IoU of +1 sizes); the first rpn_post_nms_top_n kept, repeated
+    round when fewer remain: rois [post, 5] (batch index 0, corners), scores [post, 1] with output_score."""
     op = 'MXcontrib_Proposal'
 
     def rewrite(self, node: Node, b: Builder):
@@ -284,8 +290,19 @@ class ProposalLowering(OpRule):
         boxes = b.op(Concat, [b.op(Sub, [x1, grow], 'fx1'), b.op(Sub, [y1, grow], 'fy1'),
                               b.op(Add, [x2, grow], 'fx2'), b.op(Add, [y2, grow], 'fy2')], 'boxes', axis=1,
                      in_ports_count=4)
-        scores = b.op(Select, [b.op(Squeeze, [small, ints(b, [1], 'small/axis')], 'small_1d'), f32(-1, 'minus_one'),
-                               scores], 'filtered')
+        # cells past the image's own size (floor(im_h / stride) rows, floor(im_w / stride) columns; a batch's
+        # smaller images do not fill the feature map): score -1 too
+        def past(grid, size, tag):
+            cells = b.op(Floor, [b.op(Div, [size, f32(stride, tag + '/stride')], tag + '/cells_f')], tag + '/cells')
+            return b.op(GreaterEqual, [grid, b.op(Mul, [cells, f32(stride, tag + '/stride2')], tag + '/edge')], tag)
+
+        outside = b.op(LogicalOr, [past(sy, im_h, 'past_h'), past(sx, im_w, 'past_w')], 'outside')  # [H, W, 1, 1]
+        outside = b.op(Add, [b.op(Convert, [outside], 'outside_f', dst_type=np.dtype(F32)),
+                             b.const(np.zeros((1, 1, count, 1), F32), 'per_anchor', F32)], 'outside_hwa')
+        outside = b.op(Greater, [b.op(Reshape, [outside, ints(b, [-1], 'outside/flat')], 'outside_1d'),
+                                 f32(0.5, 'outside/half')], 'outside_cells')
+        dropped = b.op(LogicalOr, [b.op(Squeeze, [small, ints(b, [1], 'small/axis')], 'small_1d'), outside], 'dropped')
+        scores = b.op(Select, [dropped, f32(-1, 'minus_one'), scores], 'filtered')
         total = dims(b, scores, [0], 'total')
         k = b.op(Squeeze, [b.op(Minimum, [total, ints(b, [attr.int('rpn_pre_nms_top_n', 6000)], 'pre')], 'k_1d'),
                            ints(b, [0], 'k/axis')], 'k')
@@ -312,3 +329,33 @@ class ProposalLowering(OpRule):
             return [out]
         score = b.op(Gather, [best.out_port(0), chosen, ints(b, 0, 'score/axis')], 'roi_scores')
         return [out, b.op(Unsqueeze, [score, ints(b, [1], 'score/axis1')], 'score')]
+
+
+class MultiProposalLowering(OpRule):
+    """_contrib_MultiProposal(cls_prob [B, 2A, H, W], bbox_pred [B, 4A, H, W], im_info [B, 3]): each image's
+    _contrib_Proposal (``ProposalLowering``) on its own (``mo.front.mxnet.per_image``), the rois of image b in rows
+    b * post .. (b + 1) * post with b in column 0: rois [B * post, 5], scores [B * post, 1] with output_score."""
+    op = 'MXcontrib_MultiProposal'
+
+    def rewrite(self, node: Node, b: Builder):
+        outputs = 2 if mxnet_attr(node).bool('output_score', False) else 1
+        one = dataclasses.replace(node.pb, op='_contrib_Proposal')
+        symbol = image_symbol(one, 3, outputs, add_batch_axis=True)
+        images = b.op(TensorIterator, [node.in_port(k) for k in range(3)], 'per_image', mxnet_image_symbol=symbol,
+                      build_body=image_body, sliced=3, states=0, stacked=outputs, in_ports_count=3,
+                      out_ports_count=outputs)
+        stacked = images.out_port(0)  # [B, post, 5], column 0 the index within the image (0)
+        boxes = b.op(Slice, [stacked, ints(b, [1], 'boxes/start'), ints(b, [5], 'boxes/stop'),
+                             ints(b, [1], 'boxes/step'), ints(b, [2], 'boxes/axis')], 'boxes')
+        zero_column = b.op(Slice, [stacked, ints(b, [0], 'zero/start'), ints(b, [1], 'zero/stop'),
+                                   ints(b, [1], 'zero/step'), ints(b, [2], 'zero/axis')], 'zero_column')
+        count = b.op(Squeeze, [dims(b, stacked, [0], 'batch'), ints(b, [0], 'batch/axis')], 'batch_count')
+        index = b.op(Range, [ints(b, 0, 'index/start'), count, ints(b, 1, 'index/step')], 'index', output_type=np.int64)
+        index = b.op(Reshape, [b.op(Convert, [index], 'index_f', dst_type=np.dtype(F32)),
+                               ints(b, [-1, 1, 1], 'index/shape')], 'image_index')
+        column = b.op(Add, [zero_column, index], 'image_column')  # [B, post, 1]
+        rois = b.op(Concat, [column, boxes], 'rois_by_image', axis=2, in_ports_count=2)
+        result = [b.op(Reshape, [rois, ints(b, [-1, 5], 'rois/shape')], 'rois')]
+        if outputs == 2:
+            result.append(b.op(Reshape, [images.out_port(1), ints(b, [-1, 1], 'scores/shape')], 'scores'))
+        return result

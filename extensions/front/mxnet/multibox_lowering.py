@@ -4,7 +4,9 @@ import numpy as np
 from extensions.front.mxnet.basic_ext import mxnet_attr
 from extensions.front.mxnet.box_lowering import corners
 from extensions.front.mxnet.formulas import concat, dims, ints
+from extensions.ops.tensor_iterator import TensorIterator
 from mo.front.common.rule import Builder, OpRule
+from mo.front.mxnet.per_image import image_body, image_symbol, in_image_body
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Exp
 from mo.ops.broadcast import Broadcast
@@ -30,15 +32,21 @@ I64 = np.int64
 
 
 class MultiBoxDetectionLowering(OpRule):
-    """_contrib_MultiBoxDetection(cls_prob [1, C, A], loc_pred [1, 4A], anchors [1, A, 4]) as MXNet computes it:
+    """_contrib_MultiBoxDetection(cls_prob [B, C, A], loc_pred [B, 4A], anchors [1, A, 4]) as MXNet computes it, image
+    by image (``mo.front.mxnet.per_image``); of one image:
     each anchor's best class but the background (the first of equal ones) and its score, valid when the score is
     at least threshold; boxes decoded with the variances (clipped to [0, 1] with clip). Rows: the nms_topk best
     valid records (all with -1), stably sorted, those suppressed by a better one of their class (any with
     force_suppress) at IoU nms_threshold marked id -1; then the other valid records in anchor order with id -1;
-    then rows of -1: [1, A, 6] of (id, score, x1, y1, x2, y2)."""
+    then rows of -1: [1, A, 6] of (id, score, x1, y1, x2, y2); [B, A, 6] for the batch."""
     op = 'MXcontrib_MultiBoxDetection'
 
     def rewrite(self, node: Node, b: Builder):
+        if not in_image_body(node.graph):
+            # a batch: each image on its own (cls_prob and loc_pred sliced, the anchors shared)
+            symbol = image_symbol(node.pb, 3, 1, add_batch_axis=False)
+            return b.op(TensorIterator, [node.in_port(k) for k in range(3)], 'per_image', mxnet_image_symbol=symbol,
+                        build_body=image_body, sliced=2, states=0, stacked=1, in_ports_count=3, out_ports_count=1)
         attr = mxnet_attr(node)
         if attr.int('background_id', 0) != 0:
             raise Error('_contrib_MultiBoxDetection "{}": a background_id other than 0 is not converted', b.name)

@@ -274,7 +274,8 @@ class PaddleWhileLowering(OpRule):
                     variable_types=types, invariant_variables=set(range(carried, count)),
                     build_body=body_builder(block, node.body_inputs, node.body_outputs,
                                             node.soft_get('body_edits', None)),
-                    paddle_program=node.paddle_program, paddle_weights=node.paddle_weights, scan_count=scans,
+                    paddle_program=node.paddle_program, paddle_weights=node.paddle_weights,
+                    stacked_results={count + j: count + 1 + j for j in range(scans)},
                     in_ports_count=2 + count, out_ports_count=count + scans)
         # an array appended to in the loop: the iterations' values stacked (array_scan.py)
         stacked = {name: loop.out_port(count + j) for j, name in enumerate(node.soft_get('array_outputs', None)

@@ -4,6 +4,8 @@ from mo.front.common.input_spec import input_specs, parse_input, parse_output
 from mo.front.extractor import extractors_of_nodes, unknown_ops_error
 from mo.front.loader_replacement import LoadReplacementPattern
 from mo.front.mxnet.loader import read_model, symbol2nx
+from mo.front.mxnet.nd_merge import merged_weights, wants_merge
+from mo.front.mxnet.symbol import read_symbol
 from mo.graph.graph import Graph, Node
 from mo.ops.body_io import output_name
 from mo.ops.result import Result
@@ -32,7 +34,9 @@ def find_tensor(graph: Graph, name: str, port, option: str):
 
 
 class MXNetLoader(LoadReplacementPattern):
-    """Reads the MXNet symbol and params (``--input_model``, ``--input_symbol``) into the graph."""
+    """Reads the MXNet symbol and params (``--input_model``, ``--input_symbol``) into the graph; with
+    ``--nd_prefix_name`` and ``--pretrained_model_name``, the weights merged from those
+    (``mo.front.mxnet.nd_merge``)."""
     id = 'MXNetLoader'
     graph_condition = [is_mxnet]
     auto_clean_up = False  # no Results yet: everything would look dead
@@ -43,7 +47,12 @@ class MXNetLoader(LoadReplacementPattern):
         params = _params(graph)
         if not params.get('input_model') and not params.get('input_symbol'):
             raise UsageError('An MXNet model is read from --input_model PREFIX-0000.params or PREFIX-symbol.json')
-        symbol, weights = read_model(params.get('input_model') or params['input_symbol'], params.get('input_symbol'))
+        if wants_merge(params):
+            symbol = read_symbol(params['input_symbol'])
+            weights = merged_weights(symbol, params['nd_prefix_name'], params['pretrained_model_name'])
+        else:
+            symbol, weights = read_model(params.get('input_model') or params['input_symbol'],
+                                         params.get('input_symbol'))
         inputs = [spec.name for spec in parse_input(params.get('input') or '') if spec.port is None]
         symbol2nx(graph, symbol, weights, inputs)
         graph.check_acyclic()

@@ -47,7 +47,8 @@ def build_branch(node: Node, tag: str, specs: list) -> Graph:
 def while_body(node: Node, specs: list) -> Graph:
     """The body of Loop ``node`` (made from a ``_while_loop``: ``mxnet_loop`` its symbol node) for variables of
     ``specs``: MXNet's func on the variables (``loop_order``), then its cond on the new values. Results: 0 the
-    condition (as bool), j + 1 loop variable j's new value; the inputs only read pass through unchanged."""
+    condition (as bool), j + 1 loop variable j's new value (the inputs only read pass through unchanged), then
+    count + 1 + i func's per-step output i with a new axis 0, for the Loop to stack."""
     loop = node.mxnet_loop
     cond, func = loop.subgraphs[0], loop.subgraphs[1]
     order = loop_order(loop)
@@ -69,7 +70,9 @@ def while_body(node: Node, specs: list) -> Graph:
             variables[variable.index] = new[position] if position < count else _parameter(graph, position)
         (test,) = inline_symbol(graph, cond, variables, 'cond')[:1]
         test = as_bool(graph, test, 'cond/bool')
-        graph.graph['mxnet_heads'] = [test[:2]] + [item[:2] for item in new]
+        steps = [expand_dims(graph, (made[index], port, func.nodes[index].name), 'step_output_{}'.format(i))
+                 for i, (index, port) in enumerate(func.heads[:outputs])]
+        graph.graph['mxnet_heads'] = [test[:2]] + [item[:2] for item in new] + [item[:2] for item in steps]
         for parameter in graph.get_op_nodes(op='Parameter'):
             k = int(parameter.name[len('body_input_'):])
             parameter['user_shape'], parameter['user_dtype'] = list(specs[k].shape), specs[k].dtype

@@ -66,10 +66,12 @@ def read_model(input_model: str, input_symbol: Optional[str] = None) -> Tuple[Sy
     return read_symbol(symbol_path), read_params(params_path) if params_path else None
 
 
-def weights_of(params: Optional[Params]) -> dict:
-    """Every array of the params by its name without the ``arg:``/``aux:`` prefix."""
+def weights_of(params) -> dict:
+    """Every array of the params by its name without the ``arg:``/``aux:`` prefix (a dict: the weights already)."""
     if params is None:
         return {}
+    if isinstance(params, dict):
+        return params
     weights = dict(params.unprefixed)
     weights.update(params.arg_params)
     weights.update(params.aux_params)
@@ -116,9 +118,9 @@ def variable_roles(symbol: Symbol, weights: dict, inputs=()) -> dict:
     return roles
 
 
-def symbol2nx(graph: Graph, symbol: Symbol, params: Optional[Params], inputs=(), body_inputs=None) -> Graph:
-    """Load ``symbol`` with the arrays of ``params`` into ``graph``; ``inputs`` are variables to make graph inputs
-    whatever the params hold (``--input`` names). ``body_inputs`` (a control-flow body's): {variable index: k},
+def symbol2nx(graph: Graph, symbol: Symbol, params, inputs=(), body_inputs=None) -> Graph:
+    """Load ``symbol`` with the arrays of ``params`` (a ``Params`` or the weights by name) into ``graph``; ``inputs``
+    are variables to make graph inputs whatever the params hold (``--input`` names). ``body_inputs`` (a control-flow body's): {variable index: k},
     each variable the body's input k, a Parameter named ``input_name(k)``.
 
     The condition graph of a ``_cond`` or ``_while_loop`` is added to ``graph`` (``mo.front.mxnet.wiring``): OpenVINO's
