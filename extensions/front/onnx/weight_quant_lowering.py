@@ -62,6 +62,11 @@ def unpack_bits(packed: np.ndarray, bits: int) -> np.ndarray:
     packed = np.asarray(packed, np.uint8)
     if bits == 8:
         return packed
+    if bits == 4:  # the usual case, without the general case's [..., 2] temporaries (weights of 10^8 codes)
+        codes = np.empty(packed.shape[:-1] + (packed.shape[-1] * 2,), np.uint8)
+        np.bitwise_and(packed, np.uint8(0x0F), out=codes[..., 0::2])
+        np.right_shift(packed, np.uint8(4), out=codes[..., 1::2])
+        return codes
     per_byte = 8 // bits
     shifts = (np.arange(per_byte) * bits).astype(np.uint8)
     codes = (packed[..., None] >> shifts) & np.uint8((1 << bits) - 1)
@@ -75,10 +80,21 @@ def code_type(bits: int, signed: bool) -> np.dtype:
     return narrow_types.dtype('int4' if signed else 'uint4')
 
 
+def as_code_type(codes: np.ndarray, bits: int) -> np.ndarray:
+    """Unsigned ``bits``-bit ``codes`` (uint8, one a byte) in their IR type (``code_type(bits, False)``): a view, as
+    uint4 keeps its value in its byte's low bits."""
+    return np.asarray(codes, np.uint8).view(code_type(bits, False))
+
+
 def centered_codes(codes: np.ndarray, bits: int) -> np.ndarray:
-    """Unsigned ``bits``-bit ``codes`` minus the middle of their range, 2^(bits-1): the signed codes of the symmetric
-    form, exact in int4/int8."""
-    return (codes.astype(np.int16) - (1 << (bits - 1))).astype(code_type(bits, True))
+    """Unsigned ``bits``-bit ``codes`` (uint8, one a byte) minus the middle of their range, 2^(bits-1): the signed
+    codes of the symmetric form, exact in int4/int8. Computed in uint8, whose wrap-around is the two's complement an
+    int8 reads, and an int4 its low four bits (its byte's form)."""
+    shifted = np.asarray(codes, np.uint8) - np.uint8(1 << (bits - 1))
+    if bits == 8:
+        return shifted.view(np.int8)
+    np.bitwise_and(shifted, np.uint8(0x0F), out=shifted)
+    return shifted.view(code_type(bits, True))
 
 
 def trimmed(b: Builder, x, length: int, axis: int, tag: str):
@@ -183,14 +199,14 @@ class ONNXMSMatMulNBitsLowering(OpRule):
             if zero.size != n * -(-groups * bits // 8):
                 raise Error('{} "{}": packed uint8 zero_points must have shape [N, ceil(blocks * bits / 8)] = {} (it '
                             'has {})', op, b.name, [n, -(-groups * bits // 8)], list(zero.shape))
-            zero = unpack_bits(zero.reshape(n, -1), bits)[:, :groups].astype(code_type(bits, False))
-            codes = codes.astype(code_type(bits, False))
+            zero = as_code_type(unpack_bits(zero.reshape(n, -1), bits)[:, :groups], bits)
+            codes = as_code_type(codes, bits)
         else:
             if zero.size != n * groups:
                 raise Error('{} "{}": float zero_points must have shape [N, blocks] = {} (it has {})', op, b.name,
                             [n, groups], list(zero.shape))
             zero = zero.reshape(n, groups)
-            codes = codes.astype(code_type(bits, False))
+            codes = as_code_type(codes, bits)
         a = node.in_port(0)
         if node.is_in_port_connected(4):
             order = self.act_order(node, b, k, block, groups)
@@ -274,8 +290,8 @@ class ONNXMSGatherBlockQuantizedLowering(OpRule):
             codes = unpack_bits(data, bits)
             if zero is not None:
                 # packed like the data, along the last axis; cut to the scale's shape
-                zero = unpack_bits(zero, bits)[tuple(slice(0, d) for d in scale.shape)].astype(code_type(bits, False))
-                codes = codes.astype(code_type(bits, False))
+                zero = as_code_type(unpack_bits(zero, bits)[tuple(slice(0, d) for d in scale.shape)], bits)
+                codes = as_code_type(codes, bits)
             else:
                 codes = centered_codes(codes, bits)
         else:
