@@ -1,4 +1,4 @@
-"""``--stateful``: a decoder's past/present key-value pairs become OpenVINO state, as OpenVINO's own LLM exports have it.
+"""``--stateful``: a decoder's past/present key-value pairs become OpenVINO state, as OpenVINO's LLM exports have it.
 
 Each pair of a graph input ``past_key_values.N.key`` (or ``.value``) and a graph output ``present.N.key`` becomes one
 variable: the input is replaced by ``Gather(ReadValue(zeros [batch, ..., 0 on the sequence axis, ...]), beam_idx,
@@ -69,7 +69,8 @@ def _cache_pairs(graph: Graph):
 def _sequence_axis(name: str, shape) -> int:
     """The cache's sequence axis: the one dynamic dimension after the batch (``[batch, heads, past, head]``)."""
     if shape is None:
-        raise Error('--stateful: input "{}" has no declared rank; a cache input is [batch, heads, past, head_size]', name)
+        raise Error('--stateful: input "{}" has no declared rank; a cache input is [batch, heads, past, head_size]',
+                    name)
     dynamic = [axis for axis in range(1, len(shape)) if int(shape[axis]) < 0]
     if len(dynamic) != 1:
         raise Error('--stateful: input "{}" of shape {} should have exactly one dynamic dimension after the batch (the '
