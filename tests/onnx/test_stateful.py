@@ -96,8 +96,9 @@ def test_logits_of_each_step_and_beam_reorder(tmp_path):
         done += ids.shape[1]
 
 
-def test_genai_names_and_int4_weights(tmp_path):
-    # onnxruntime GenAI's builder writes MatMulNBits weights; its cache is past_key_values.N.key -> present.N.key
+def test_int4_matmulnbits_weights(tmp_path):
+    # the MatMulNBits form onnxruntime GenAI's builder and its quantizer write (the cache names are optimum's); the
+    # 4-bit weights stay compressed (u4/i4 Constants) in the stateful IR
     model = quantized_4bit(build_decoder(DecoderConfig(hidden=64, intermediate=96, seed=2)), block_size=32)
     assert any(node.op_type == 'MatMulNBits' for node in model.graph.node)
     result = _convert(model, tmp_path)
