@@ -523,6 +523,8 @@ FRONT = [
     'extensions.front.tf.division_norm_lowering.XlogyLowering',
     # after every user's front replacer, which may match FusedBatchNorm
     'extensions.front.tf.fused_batch_norm.FusedBatchNormToScaleShift',
+    # --stateful: the key-value cache's inputs and outputs as state, on the lowered graph
+    'extensions.front.stateful_kv_cache.StatefulKVCache',
     'mo.utils.anchors.FrontFinish',
 ]
 

@@ -40,6 +40,32 @@ class Const(Op):
             node.out_port(0).data.set_data_type(dtype)
 
 
+class PackedNibbleConst(Op):
+    """A 4-bit (int4/uint4) constant kept as the bytes that hold it: ``packed_nibbles`` (uint8, two codes a byte, the
+    first in the low bits: the IR's own form, often a view of the model file), the codes' ``shape`` and
+    ``data_type``. It has no value to fold with; what reads it is a Convert that is never folded (compressed
+    weights). Written as a Const."""
+    op = 'PackedNibbleConst'
+
+    def __init__(self, graph, attrs: dict = None):
+        super().__init__(graph, {
+            'type': 'Const', 'op': 'PackedNibbleConst', 'version': 'opset1',
+            'infer': PackedNibbleConst.infer, 'type_infer': PackedNibbleConst.type_infer,
+            'in_ports_count': 0, 'out_ports_count': 1,
+        }, attrs)
+
+    def backend_attrs(self):
+        return ['element_type', 'shape', 'offset', 'size']
+
+    @staticmethod
+    def infer(node):
+        node.out_port(0).data.set_shape(np.array(node.shape, dtype=np.int64))
+
+    @staticmethod
+    def type_infer(node):
+        node.out_port(0).data.set_data_type(node.data_type)
+
+
 def feed_constant(node, idx: int, value, name: str):
     """Connect a new Const holding ``value``, called ``name``, to input ``idx`` of ``node``; return it."""
     const = Const(node.graph, {'name': name, 'value': value}).create_node()

@@ -27,8 +27,8 @@ HELP = 'convert a model ({}) into OpenVINO IR v11'.format(', '.join(r.title for 
 RECORDED_OPTIONS = ('input_model', 'saved_model_dir', 'saved_model_tags', 'signature', 'input_meta_graph',
                     'input_checkpoint', 'input_symbol', 'nd_prefix_name', 'pretrained_model_name', 'model_name',
                     'input', 'input_shape', 'output', 'batch', 'compress_to_fp16', 'compress_weights', 'group_size',
-                    'ratio', 'all_layers', 'static_shape', 'transformations_config', 'extensions', 'mean_values',
-                    'scale_values', 'scale',
+                    'ratio', 'all_layers', 'stateful', 'static_shape', 'transformations_config', 'extensions',
+                    'mean_values', 'scale_values', 'scale',
                     'reverse_input_channels', 'layout', 'source_layout', 'target_layout',
                     'freeze_placeholder_with_value')
 
@@ -65,6 +65,9 @@ def add_arguments(parser):
                         help='with a 4-bit --compress_weights: embeddings, convolutions and last layers in 4 bits too')
     parser.add_argument('--data_type', choices=('FP16', 'FP32', 'half', 'float'),
                         help='the Model Optimizer\'s flag: FP16/half is --compress_to_fp16')
+    parser.add_argument('--stateful', nargs='?', const=True, default=False, type=_bool_text, metavar='BOOL',
+                        help='a decoder\'s key-value cache (inputs past_key_values.N.key/value, outputs '
+                             'present.N.key/value) as OpenVINO state, with a beam_idx input, as OpenVINO GenAI runs it')
     parser.add_argument('--static_shape', action='store_true',
                         help='refuse to write an IR whose shapes are not all static')
     parser.add_argument('--extensions', action='append', default=[], metavar='DIR[,DIR]',

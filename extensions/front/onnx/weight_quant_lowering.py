@@ -23,6 +23,7 @@ from mo.front.common.nn_formulas import I64, concat
 from extensions.front.onnx.quantize_lowering import _convert_shape_only
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
+from mo.ops.const import PackedNibbleConst
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, GreaterEqual, Less, LogicalAnd, Mul, Sub
 from mo.ops.gather import Gather
@@ -62,6 +63,11 @@ def unpack_bits(packed: np.ndarray, bits: int) -> np.ndarray:
     packed = np.asarray(packed, np.uint8)
     if bits == 8:
         return packed
+    if bits == 4:  # the usual case, without the general case's [..., 2] temporaries (weights of 10^8 codes)
+        codes = np.empty(packed.shape[:-1] + (packed.shape[-1] * 2,), np.uint8)
+        np.bitwise_and(packed, np.uint8(0x0F), out=codes[..., 0::2])
+        np.right_shift(packed, np.uint8(4), out=codes[..., 1::2])
+        return codes
     per_byte = 8 // bits
     shifts = (np.arange(per_byte) * bits).astype(np.uint8)
     codes = (packed[..., None] >> shifts) & np.uint8((1 << bits) - 1)
@@ -75,10 +81,21 @@ def code_type(bits: int, signed: bool) -> np.dtype:
     return narrow_types.dtype('int4' if signed else 'uint4')
 
 
+def as_code_type(codes: np.ndarray, bits: int) -> np.ndarray:
+    """Unsigned ``bits``-bit ``codes`` (uint8, one a byte) in their IR type (``code_type(bits, False)``): a view, as
+    uint4 keeps its value in its byte's low bits."""
+    return np.asarray(codes, np.uint8).view(code_type(bits, False))
+
+
 def centered_codes(codes: np.ndarray, bits: int) -> np.ndarray:
-    """Unsigned ``bits``-bit ``codes`` minus the middle of their range, 2^(bits-1): the signed codes of the symmetric
-    form, exact in int4/int8."""
-    return (codes.astype(np.int16) - (1 << (bits - 1))).astype(code_type(bits, True))
+    """Unsigned ``bits``-bit ``codes`` (uint8, one a byte) minus the middle of their range, 2^(bits-1): the signed
+    codes of the symmetric form, exact in int4/int8. Computed in uint8, whose wrap-around is the two's complement an
+    int8 reads, and an int4 its low four bits (its byte's form)."""
+    shifted = np.asarray(codes, np.uint8) - np.uint8(1 << (bits - 1))
+    if bits == 8:
+        return shifted.view(np.int8)
+    np.bitwise_and(shifted, np.uint8(0x0F), out=shifted)
+    return shifted.view(code_type(bits, True))
 
 
 def trimmed(b: Builder, x, length: int, axis: int, tag: str):
@@ -89,13 +106,14 @@ def trimmed(b: Builder, x, length: int, axis: int, tag: str):
 
 
 def compressed_weights(b: Builder, codes: np.ndarray, scale: np.ndarray, zero, axis: int, block: int, tag: str,
-                       op: str = 'weights', trim: bool = True):
+                       op: str = 'weights', trim: bool = True, packed: np.ndarray = None):
     """``(Convert(codes) - zero) * scale``, ``codes`` quantized in blocks of ``block`` along ``axis``, in the
     compressed-weight form (see the module docstring). ``scale`` has the codes' shape but ``ceil(length / block)``
     along ``axis``; ``zero`` is None, integers of the codes' type or floats, of the scale's shape. A short last block
     is padded; without ``trim`` the result keeps the padding (whole blocks along ``axis``) for the caller to cut
     later (after a Gather along another axis, say: a Slice right after the weights keeps OpenVINO's CPU from reading
-    them compressed)."""
+    them compressed). ``packed``: 4-bit codes as the IR stores them, uint8 [..., groups, block / 2] with the blocked
+    axis last; ``codes`` then only tells their shape and type (any values: a broadcast zero costs no memory)."""
     rank = codes.ndim
     axis = axis + rank if axis < 0 else axis
     if not 0 <= axis < rank:
@@ -110,10 +128,16 @@ def compressed_weights(b: Builder, codes: np.ndarray, scale: np.ndarray, zero, a
     if padded != length:
         # the last block is short: pad it (the padding's products are cut off after the Reshape, or by the caller)
         codes = np.concatenate([codes, np.zeros(codes.shape[:-1] + (padded - length,), codes.dtype)], axis=-1)
-    grouped = np.ascontiguousarray(codes).reshape(codes.shape[:-1] + (groups, block))
     float_type = scale.dtype
-    weights = b.op(Convert, [b.const(grouped, tag + '/codes')], tag + '/convert', dst_type=float_type,
-                   infer=_convert_shape_only)
+    if packed is None:
+        grouped = b.const(np.ascontiguousarray(codes).reshape(codes.shape[:-1] + (groups, block)), tag + '/codes')
+    else:
+        if axis != rank - 1 or padded != length or packed.shape != codes.shape[:-1] + (groups, block // 2):
+            raise Error('{} "{}": packed codes of shape {} do not fit weights of shape {} in blocks of {}', op, b.name,
+                        list(packed.shape), list(codes.shape), block)
+        grouped = b.op(PackedNibbleConst, [], tag + '/codes', packed_nibbles=packed, data_type=codes.dtype,
+                       shape=np.array(codes.shape[:-1] + (groups, block), I64))
+    weights = b.op(Convert, [grouped], tag + '/convert', dst_type=float_type, infer=_convert_shape_only)
     if zero is not None:
         zero = np.ascontiguousarray(np.moveaxis(zero, axis, -1))[..., None]
         if zero.shape != scale.shape + (1,):
@@ -167,7 +191,7 @@ class ONNXMSMatMulNBitsLowering(OpRule):
         # all the blocks' codes, the short last block's padding too: A is padded with zeros to match instead of the
         # weights sliced, as a Slice between the weights and the MatMul keeps OpenVINO's CPU from reading them
         # compressed (it decompresses them to f32 at compile time)
-        codes = unpack_bits(packed.reshape(n, groups, blob), bits).reshape(n, groups * block)
+        packed = packed.reshape(n, groups, blob)
         scale = _constant(node, 2, 'scales', op)
         if scale.size != n * groups:
             raise Error('{} "{}": scales must have N * ceil(K / block_size) = {} elements (it has shape {})', op,
@@ -176,31 +200,40 @@ class ONNXMSMatMulNBitsLowering(OpRule):
         zero = _const_value(node, 3) if node.is_in_port_connected(3) else None
         if node.is_in_port_connected(3) and zero is None:
             raise Error('{} "{}": zero_points (input 3) must be a constant', op, b.name)
+        a = node.in_port(0)
+        order = self.act_order(node, b, k, block, groups) if node.is_in_port_connected(4) else None
+        if order is not None:
+            a = b.op(Gather, [a, b.const(order.astype(I64), 'act_order'), b.const(np.array(-1, I64), 'axis')],
+                     'act_order_columns')
+        # 4-bit codes in block order are B's bytes as they are: onnxruntime packs them as the IR does, two a byte,
+        # the first in the low bits; they stay a view of the model's bytes (a 0.5B model's 250 MB), not unpacked
+        nibbles = packed if bits == 4 and order is None else None
+        codes = None if nibbles is not None else unpack_bits(packed, bits).reshape(n, groups * block)
         if zero is None:
-            codes, zero = centered_codes(codes, bits), None
-        elif zero.dtype == np.uint8:
-            # packed like B, per row of N: ceil(groups * bits / 8) bytes
-            if zero.size != n * -(-groups * bits // 8):
-                raise Error('{} "{}": packed uint8 zero_points must have shape [N, ceil(blocks * bits / 8)] = {} (it '
-                            'has {})', op, b.name, [n, -(-groups * bits // 8)], list(zero.shape))
-            zero = unpack_bits(zero.reshape(n, -1), bits)[:, :groups].astype(code_type(bits, False))
-            codes = codes.astype(code_type(bits, False))
+            if nibbles is not None:
+                nibbles = nibbles ^ np.uint8(0x88)  # each code minus 8 as int4: its top bit flipped
+                codes = np.broadcast_to(np.zeros((), code_type(bits, True)), (n, groups * block))
+            else:
+                codes = centered_codes(codes, bits)
         else:
-            if zero.size != n * groups:
+            if zero.dtype == np.uint8:
+                # packed like B, per row of N: ceil(groups * bits / 8) bytes
+                if zero.size != n * -(-groups * bits // 8):
+                    raise Error('{} "{}": packed uint8 zero_points must have shape [N, ceil(blocks * bits / 8)] = {} '
+                                '(it has {})', op, b.name, [n, -(-groups * bits // 8)], list(zero.shape))
+                zero = as_code_type(unpack_bits(zero.reshape(n, -1), bits)[:, :groups], bits)
+            elif zero.size != n * groups:
                 raise Error('{} "{}": float zero_points must have shape [N, blocks] = {} (it has {})', op, b.name,
                             [n, groups], list(zero.shape))
-            zero = zero.reshape(n, groups)
-            codes = codes.astype(code_type(bits, False))
-        a = node.in_port(0)
-        if node.is_in_port_connected(4):
-            order = self.act_order(node, b, k, block, groups)
-            if order is not None:
-                codes = np.concatenate([codes[:, order], codes[:, k:]], axis=1)
-                a = b.op(Gather, [a, b.const(order.astype(I64), 'act_order'), b.const(np.array(-1, I64), 'axis')],
-                         'act_order_columns')
+            else:
+                zero = zero.reshape(n, groups)
+            codes = np.broadcast_to(np.zeros((), code_type(bits, False)), (n, groups * block)) \
+                if nibbles is not None else as_code_type(codes, bits)
+        if order is not None:
+            codes = np.concatenate([codes[:, order], codes[:, k:]], axis=1)
         if groups * block != k:
             a = padded_last_axis(b, a, groups * block - k, 'padded_a')
-        weights = compressed_weights(b, codes, scale, zero, 1, block, 'weights', op)
+        weights = compressed_weights(b, codes, scale, zero, 1, block, 'weights', op, packed=nibbles)
         y = b.op(MatMul, [a, weights], 'matmul', transpose_b=True)
         if node.is_in_port_connected(5):
             y = b.op(Add, [y, node.in_port(5)], 'bias')
@@ -274,8 +307,8 @@ class ONNXMSGatherBlockQuantizedLowering(OpRule):
             codes = unpack_bits(data, bits)
             if zero is not None:
                 # packed like the data, along the last axis; cut to the scale's shape
-                zero = unpack_bits(zero, bits)[tuple(slice(0, d) for d in scale.shape)].astype(code_type(bits, False))
-                codes = codes.astype(code_type(bits, False))
+                zero = as_code_type(unpack_bits(zero, bits)[tuple(slice(0, d) for d in scale.shape)], bits)
+                codes = as_code_type(codes, bits)
             else:
                 codes = centered_codes(codes, bits)
         else:

@@ -542,6 +542,8 @@ class _Emitter:
         layer.outputs.append(self.ports.text(0, ir_types.precision(dtype), shape, names))
 
     def emit_const(self, node: Node, attrs: dict, name: str, version: str, outputs: dict):
+        if attrs.get('packed_nibbles') is not None:  # PackedNibbleConst: its bytes are the IR's already
+            return self._emit_layer(node, attrs, name, version, outputs, self._packed_const_data(attrs))
         data_id = outputs.get(0)
         data = self.graph.node_attrs(data_id) if data_id is not None else None
         value = data.get('value') if data is not None else None
@@ -564,12 +566,7 @@ class _Emitter:
                       ('offset', str(offset)), ('size', str(size))]
         extra = self._data_attrs(node, attrs, skip=[k for k, _ in const_data])
         if not compressed:
-            layer = self._new_layer(name, 'Const', version, const_data + extra, op_id=node.id, op_name=True)
-            if self.layer_of is not None:
-                self.layer_of[node.id] = layer.id
-            self._add_outputs(node, layer, name, outputs, compact=attrs.get('bodies') is not None)
-            self._write(layer)
-            return
+            return self._emit_layer(node, attrs, name, version, outputs, const_data + extra)
         const = self._new_layer(name + '_compressed', 'Const', version, const_data + extra, op_id=node.id)
         const.outputs.append(self.ports.text(0, 'FP16', tuple(value.shape)))
         self._write(const)
@@ -581,6 +578,18 @@ class _Emitter:
         self.edges.append(const.id, 0, convert.id, 0)
         self._add_outputs(node, convert, name, outputs, compact=attrs.get('bodies') is not None)
         self._write(convert)
+
+    def _emit_layer(self, node: Node, attrs: dict, name: str, version: str, outputs: dict, const_data: list):
+        layer = self._new_layer(name, 'Const', version, const_data, op_id=node.id, op_name=True)
+        if self.layer_of is not None:
+            self.layer_of[node.id] = layer.id
+        self._add_outputs(node, layer, name, outputs, compact=attrs.get('bodies') is not None)
+        self._write(layer)
+
+    def _packed_const_data(self, attrs: dict) -> list:
+        offset, size = self.packer.add(np.ascontiguousarray(attrs['packed_nibbles'], np.uint8))
+        return [('element_type', ir_types.element_type(attrs['data_type'])), ('shape', format_shape(attrs['shape'])),
+                ('offset', str(offset)), ('size', str(size))]
 
     @staticmethod
     def _compressible(value: np.ndarray) -> bool:
