@@ -2,7 +2,7 @@
 leaves). Their sizes (image and block shapes, crop shape, frame step and length) may be run-time tensors, so
 every size here is computed in the graph; with constant inputs it all folds after inference.
 """
-from extensions.front.onnx.math_lowering import dimension, static_shape
+from extensions.front.onnx.math_lowering import DIM_NAMES, static_shape
 from mo.front.common.formula_kit import I64, cast, unsqueeze
 from extensions.ops.col2im import Col2Im
 from extensions.ops.opset_tensor import ScatterElementsUpdate
@@ -188,12 +188,12 @@ class ONNXSTFTLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0)
         step = cast(b, node.in_port(1), I64, 'step')
-        length = dimension(b, x, 1, 'signal_length')
+        length = b.dim_of(x, 1, 'signal_length', const_names=DIM_NAMES)
         if node.is_in_port_connected(3):
             frame = b.op(Reshape, [cast(b, node.in_port(3), I64, 'frame_length_i64'), b.const([], 'scalar', I64)],
                          'frame_length')
         elif node.is_in_port_connected(2):
-            frame = dimension(b, node.in_port(2), 0, 'frame_length')
+            frame = b.dim_of(node.in_port(2), 0, 'frame_length', const_names=DIM_NAMES)
         else:
             frame = length
         frames = b.op(Add, [b.op(Div, [b.op(Sub, [length, frame], 'room'), step], 'steps'),
@@ -207,7 +207,7 @@ class ONNXSTFTLowering(OpRule):
         if node.is_in_port_connected(2):
             framed = b.op(Mul, [framed, unsqueeze(b, node.in_port(2), [1], 'window_column')], 'windowed')
         # complex = framed[..., [0, last]] * [1, last], last = parts - 1: [re, im] for complex, [re, 0] for real
-        last = b.op(Sub, [dimension(b, x, -1, 'parts'), one], 'last')
+        last = b.op(Sub, [b.dim_of(x, -1, 'parts', const_names=DIM_NAMES), one], 'last')
         pick = b.op(Mul, [b.const([0, 1], 'which', I64), last], 'pick')
         pair = b.op(Gather, [framed, pick, b.const(-1, 'part_axis', I64)], 'pair')
         factor = b.op(Add, [b.const([1, 0], 'real_factor', I64), pick], 'factor')

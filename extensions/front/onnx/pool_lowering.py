@@ -26,10 +26,6 @@ def _window(node: Node) -> dict:
     return {attr: node[attr] for attr in _WINDOW if node.has_valid(attr)}
 
 
-def _dim(b, shape, axis: int, tag: str):
-    return b.op(Gather, [shape, b.const(axis, tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag)
-
-
 class ONNXMaxPoolLowering(OpRule):
     """MaxPool = MaxPool-8 (MaxPool-14 for ceil_mode) with axis 0: the indices count over the whole tensor, as
     ONNX's; storage_order 1 (2-D only) turns each image's row-major index (h * W + w) into column-major
@@ -46,7 +42,7 @@ class ONNXMaxPoolLowering(OpRule):
             if len(node.kernel) != 2:
                 raise Error('MaxPool "{}": storage_order 1 is supported for 2-D images only', b.name)
             shape = b.op(ShapeOf, [node.in_port(0)], 'shape')
-            height, width = _dim(b, shape, 2, 'height'), _dim(b, shape, 3, 'width')
+            height, width = b.element(shape, 2, 'height'), b.element(shape, 3, 'width')
             in_image = b.op(FloorMod, [indices, b.op(Mul, [height, width], 'image_size')], 'in_image')
             row = b.op(Div, [in_image, width], 'row')
             column = b.op(Sub, [in_image, b.op(Mul, [row, width], 'row_start')], 'column')

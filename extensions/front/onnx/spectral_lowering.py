@@ -6,7 +6,7 @@ float64, then the requested type); with inputs known at run time only they are R
 """
 import numpy as np
 
-from extensions.front.onnx.math_lowering import dimension, like, static_shape
+from extensions.front.onnx.math_lowering import DIM_NAMES, like, static_shape
 from extensions.front.onnx.tensor_lowering import move_axis
 from mo.front.common.formula_kit import F32, I64, cast, unsqueeze
 from mo.front.common.rule import Builder, OpRule
@@ -176,7 +176,7 @@ def _fit(b: Builder, x, axis: int, length, tag: str):
     cropped = b.op(Slice, [x, b.const([0], tag + '/start', I64), unsqueeze(b, length, [0], tag + '/stop'),
                            b.const([1], tag + '/step', I64), b.const([axis], tag + '/axis', I64)], tag + '/cropped')
     shape = b.op(ShapeOf, [cropped], tag + '/shape', output_type=I64)
-    rank = dimension(b, shape, 0, tag + '/rank')
+    rank = b.dim_of(shape, 0, tag + '/rank', const_names=DIM_NAMES)
     where = b.const(axis, tag + '/where', I64) if axis >= 0 else \
         b.op(Add, [rank, b.const(axis, tag + '/back', I64)], tag + '/where')
     dims = b.op(Range, [b.const(0, tag + '/first', I64), rank, b.const(1, tag + '/one', I64)], tag + '/dims',
@@ -194,7 +194,7 @@ def _real_bins_exact(b: Builder, transformed, last, axis: int):
     imaginary parts of points 0 and n / 2 set to 0: for a real signal these are sums of the samples with factors
     1 and (-1)^j, real exactly, but OpenVINO's f32 twiddle factors (sin(pi j) is not 0 in f32) leave an
     imaginary part of some 1e-6 of the signal's magnitude there, where the exact result is 0."""
-    n = dimension(b, transformed, axis, 'points_all')
+    n = b.dim_of(transformed, axis, 'points_all', const_names=DIM_NAMES)
     k = b.op(Range, [b.const(0, 'k_start', I64), n, b.const(1, 'k_step', I64)], 'k', output_type=I64)
     zero = b.const(0, 'k_zero', I64)
     at_zero = b.op(Equal, [k, zero], 'at_zero')
@@ -247,7 +247,7 @@ class ONNXDFTLowering(OpRule):
         # the opset counts the axes of the complex tensor without its trailing 2; ONNX's -2 is its -1
         transform_axis = b.const([axis + 1 if axis < 0 else axis], 'axes', I64)
         # complex = x[..., [0, last]] * [1, last], last = parts - 1: [re, im] for complex input, [re, 0] for real
-        last = b.op(Sub, [dimension(b, x, -1, 'parts'), b.const(1, 'one', I64)], 'last')
+        last = b.op(Sub, [b.dim_of(x, -1, 'parts', const_names=DIM_NAMES), b.const(1, 'one', I64)], 'last')
         indices = b.op(Mul, [b.const([0, 1], 'which', I64), last], 'indices')
         pair = b.op(Gather, [x, indices, b.const(-1, 'part_axis', I64)], 'pair')
         factor = b.op(Add, [b.const([1, 0], 'real_factor', I64), indices], 'factor')
@@ -259,7 +259,7 @@ class ONNXDFTLowering(OpRule):
                                    b.const(0, 'first', I64), b.const(0, 'first_axis', I64)], 'length')
         if node.inverse and node.onesided:
             if length is None:  # a full signal of 2 (m - 1) points from m
-                m = dimension(b, signal, axis, 'half_points')
+                m = b.dim_of(signal, axis, 'half_points', const_names=DIM_NAMES)
                 length = b.op(Mul, [b.op(Sub, [m, b.const(1, 'one_pt', I64)], 'm_minus_1'), b.const(2, 'two_pt', I64)],
                               'length')
             half = b.op(Add, [b.op(Div, [length, b.const(2, 'half_div', I64)], 'half'), b.const(1, 'half_one', I64)],
@@ -273,7 +273,7 @@ class ONNXDFTLowering(OpRule):
         transformed = _real_bins_exact(b, transformed, last, axis)
         if not node.onesided:
             return transformed
-        points = dimension(b, transformed, axis, 'points')
+        points = b.dim_of(transformed, axis, 'points', const_names=DIM_NAMES)
         stop = b.op(Add, [b.op(Div, [points, b.const(2, 'half_div', I64)], 'half'), b.const(1, 'half_one', I64)],
                     'stop')
         return b.op(Slice, [transformed, b.const([0], 'begin', I64), unsqueeze(b, stop, [0], 'stop_vec'),

@@ -11,12 +11,10 @@ from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Div, GreaterEqual, Maximum, Minimum, Mul, Pow, Sub
-from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceSum
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
-from mo.ops.shapeof import ShapeOf
 from mo.ops.split import Split, VariadicSplit
 from mo.ops.tensor_ops import CumSum
 from mo.ops.transpose import Transpose
@@ -39,8 +37,7 @@ def _port(node: Node, slot: str, required: bool = True):
 
 def _dim(b: Builder, tensor, index: int, tag: str, dtype=F32):
     """``shape(tensor)[index]`` as a 1-element tensor of ``dtype``."""
-    shape = b.op(ShapeOf, [tensor], tag + '/shape')
-    picked = b.op(Gather, [shape, b.const([index], tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag + '/i64')
+    picked = b.element(b.shape_of(tensor, tag + '/shape'), [index], tag + '/i64')
     return picked if dtype == I64 else b.op(Convert, [picked], tag, dst_type=np.dtype(dtype))
 
 

@@ -25,13 +25,12 @@ I64 = np.int64
 
 def dim(b, tensor, axis: int, tag: str, dtype=I32):
     """The size of dimension ``axis`` of ``tensor``, a scalar of ``dtype``."""
-    shape = b.op(ShapeOf, [tensor], tag + '/shape', output_type=np.dtype(dtype))
-    return b.op(Gather, [shape, b.const(axis, tag + '/axis_index', I64), b.const(0, tag + '/axis0', I64)], tag)
+    return b.dim_of(tensor, axis, tag, dtype, const_names=('axis_index', 'axis0'))  # the names TF's pins hold
 
 
 def element(b, vector, index: int, tag: str):
     """``vector[index]`` as a scalar."""
-    return b.op(Gather, [vector, b.const(index, tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag)
+    return b.element(vector, index, tag)
 
 
 def column(b, matrix, index: int, tag: str):

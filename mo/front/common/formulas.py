@@ -10,7 +10,6 @@ from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Div, FloorMod, Less
-from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceMax, ReduceProd
 from mo.ops.reshape import Reshape
@@ -36,8 +35,7 @@ def rank_of(b, x, suffix: str):
 
 def dim_of(b, x, axis: int, suffix: str):
     """Dimension ``axis`` (negative counts from the end) of ``x`` as an int64 scalar."""
-    return b.op(Gather, [shape_of(b, x, suffix + '/shape'), b.const(axis, suffix + '/axis', np.int64),
-                         b.const(0, suffix + '/gather_axis', np.int64)], suffix)
+    return b.dim_of(x, axis, suffix, const_names=('axis', 'gather_axis'))  # the names TF's pins hold
 
 
 def shape_part(b, shape, start, stop, suffix: str):

@@ -3,8 +3,6 @@ rule's builder ``b``: shape parts, splits and the gate blocks reordered into the
 from mo.front.common.nn_formulas import I64
 from mo.front.common.rule import Builder
 from mo.ops.concat import Concat
-from mo.ops.gather import Gather
-from mo.ops.shapeof import ShapeOf
 from mo.ops.split import Split
 from mo.ops.transpose import Transpose
 
@@ -15,8 +13,7 @@ def transpose(b: Builder, tensor, order, tag: str):
 
 def dims(b: Builder, tensor, indices, tag: str):
     """``shape(tensor)[indices]`` (int64 vector)."""
-    shape = b.op(ShapeOf, [tensor], tag + '/shape')
-    return b.op(Gather, [shape, b.const(indices, tag + '/indices', I64), b.const(0, tag + '/axis', I64)], tag)
+    return b.dims_of(tensor, indices, tag)
 
 
 def split(b: Builder, tensor, parts: int, axis: int, tag: str):
