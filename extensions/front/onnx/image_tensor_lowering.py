@@ -1,4 +1,4 @@
-"""Col2Im, CenterCropPad, Unique and STFT built from opset ops (the internal ``ONNX*`` ops ``image_tensor_ext``
+"""Col2Im, CenterCropPad and STFT built from opset ops (the internal ``ONNX*`` ops ``image_tensor_ext``
 leaves). Their sizes (image and block shapes, crop shape, frame step and length) may be run-time tensors, so
 every size here is computed in the graph; with constant inputs it all folds after inference.
 """
@@ -17,7 +17,6 @@ from mo.ops.gather import Gather
 from mo.ops.pad import Pad
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape
-from mo.ops.sequence_ops import Unique
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.transpose import Transpose
@@ -164,18 +163,6 @@ class ONNXCenterCropPadLowering(OpRule):
             before, after = (b.op(ScatterElementsUpdate, [zeros, axes, pads, b.const(0, tag + '_axis', I64)],
                                   tag + '_all') for pads, tag in ((before, 'pad_begin'), (after, 'pad_end')))
         return b.op(Pad, [cropped, before, after], 'pad', pad_mode='constant')
-
-
-class ONNXUniqueLowering(OpRule):
-    """Unique(x, axis, sorted) = the opset's Unique with int64 indices and counts: its unsorted order is the order
-    of first occurrence (ONNX's sorted=0), its sorted slices are in lexicographic order (numpy's, as ONNX's)."""
-    op = 'ONNXUnique'
-
-    def rewrite(self, node: Node, b: Builder):
-        axis = None if node.axis is None else b.const(node.axis, 'axis', I64)
-        unique = b.op(Unique, [node.in_port(0), axis], 'unique', sorted=node.sorted, index_element_type=I64,
-                      count_element_type=I64)
-        return [unique.out_port(port) for port in range(4)]
 
 
 class ONNXSTFTLowering(OpRule):

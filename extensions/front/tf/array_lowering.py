@@ -20,7 +20,7 @@ from mo.ops.pad import Pad
 from mo.ops.reduce import ReduceLogicalOr, ReduceMax, ReduceProd
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
-from mo.ops.sequence_ops import Multinomial, Unique
+from mo.ops.sequence_ops import Multinomial
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.tensor_ops import NonZero, ScatterNDUpdate
@@ -146,23 +146,6 @@ class ListDiffLowering(OpRule):
         positions = squeeze(b, kept, 0, 'positions')
         values = b.op(Gather, [x, positions, b.const(0, 'gather_axis', np.int64)], 'values')
         return [values, b.op(Convert, [positions], 'indices', dst_type=output_type(node))]
-
-
-class UniqueLowering(OpRule):
-    """Unique(x) = outputs 0 (values in order of first occurrence) and 2 (each element's index) of the opset's
-    Unique (unsorted); UniqueWithCounts adds output 3 (the counts)."""
-    op = 'TFUnique'
-
-    def rewrite(self, node: Node, b: Builder):
-        dtype = output_type(node)
-        unique = b.op(Unique, [node.in_port(0)], 'unique', sorted=False, index_element_type=dtype,
-                      count_element_type=dtype)
-        ports = [unique.out_port(0), unique.out_port(2)]
-        return ports + [unique.out_port(3)] if node.op == 'UniqueWithCounts' else ports
-
-
-class UniqueWithCountsLowering(UniqueLowering):
-    op = 'UniqueWithCounts'
 
 
 class ToBoolLowering(OpRule):
