@@ -10,7 +10,7 @@ batch's nonpad_kv_seqlen. Rows whose bias is all -inf give zeros, as ONNX's refe
 import numpy as np
 
 from extensions.front.onnx.attention_mask import ONNXAttentionHeads, ONNXAttentionMaskBias, ONNXAttentionMergeHeads
-from mo.front.common.nn_formulas import I64, concat, like, rank
+from mo.front.common.nn_formulas import I64, like, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node
@@ -59,12 +59,12 @@ def _repeat_heads(b, kv, q, tag: str):
     """``kv [B, Hkv, S, D]`` with each head repeated Hq / Hkv times (``q [B, Hq, ...]``): ``[B, Hq, S, D]``."""
     group = b.op(Div, [b.dim_of(q, 1, tag + '/q_heads'), b.dim_of(kv, 1, tag + '/kv_heads')], tag + '/group')
     shape = b.op(ShapeOf, [kv], tag + '/shape')
-    target = concat(b, [_shape_part(b, shape, 0, 2, tag + '/batch_heads'),
+    target = b.concat([_shape_part(b, shape, 0, 2, tag + '/batch_heads'),
                         b.op(Unsqueeze, [group, b.const([0], tag + '/group_axis', I64)], tag + '/group_1d'),
                         _shape_part(b, shape, 2, 4, tag + '/rows')], tag + '/target')
     spread = b.op(Broadcast, [b.op(Unsqueeze, [kv, b.const([2], tag + '/axis', I64)], tag + '/unsqueezed'), target],
                   tag + '/spread')
-    merged = concat(b, [b.const([0, -1], tag + '/merged_heads', I64), _shape_part(b, shape, 2, 4, tag + '/rows_')],
+    merged = b.concat([b.const([0, -1], tag + '/merged_heads', I64), _shape_part(b, shape, 2, 4, tag + '/rows_')],
                     tag + '/merged_shape')
     return b.op(Reshape, [spread, merged], tag, special_zero=True)
 
@@ -195,7 +195,7 @@ def _mask_bias(b, node: Node, q, kv_len):
     leading = b.op(Sub, [mask_rank, b.const(1, 'one_axis', I64)], 'mask_leading')
     zeros = b.op(Broadcast, [b.const(0, 'pad_zero', I64), b.op(Unsqueeze, [leading, b.const([0], 'lead_axis', I64)],
                                                                'leading_1d')], 'leading_zeros')
-    pads_end = concat(b, [zeros, b.op(Unsqueeze, [missing, b.const([0], 'missing_axis', I64)], 'missing_1d')],
+    pads_end = b.concat([zeros, b.op(Unsqueeze, [missing, b.const([0], 'missing_axis', I64)], 'missing_1d')],
                       'mask_pads_end')
     pads_begin = b.op(Broadcast, [b.const(0, 'pad_zero_begin', I64),
                                   b.op(Unsqueeze, [mask_rank, b.const([0], 'rank_axis', I64)], 'rank_1d')],

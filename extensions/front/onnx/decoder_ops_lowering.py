@@ -3,7 +3,7 @@ over the past state and the input), SwiGLU (a Swish gate times the value) and Te
 All of them work on run-time shapes: only the attributes need to be known."""
 import numpy as np
 
-from mo.front.common.nn_formulas import I64, concat, like
+from mo.front.common.nn_formulas import I64, like
 from extensions.front.onnx.nn_lowering import add_bias
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -52,7 +52,7 @@ class ONNXCausalConvWithStateLowering(OpRule):
                                           b.const([1], 'zeros/step', I64)], 'zeros/batch_channels')
             kernel = _as_1d(b, b.dim_of(weights, 2, 'zeros/kernel'), 'zeros/kernel_1d')
             length = b.op(Sub, [kernel, b.const([1], 'zeros/one', I64)], 'zeros/length')
-            state = b.op(Broadcast, [like(b, 0, x, 'zeros/zero'), concat(b, [batch_channels, length], 'zeros/shape')],
+            state = b.op(Broadcast, [like(b, 0, x, 'zeros/zero'), b.concat([batch_channels, length], 'zeros/shape')],
                          'zeros')
         padded = b.op(Concat, [state, x], 'padded', axis=2, in_ports_count=2)
         # [C, 1, k] is [GROUPS, C_OUT/GROUPS, k] of a depthwise convolution: C_IN/GROUPS = 1 goes in between

@@ -3,7 +3,7 @@ leaves). Their sizes (image and block shapes, crop shape, frame step and length)
 every size here is computed in the graph; with constant inputs it all folds after inference.
 """
 from extensions.front.onnx.math_lowering import DIM_NAMES, static_shape
-from mo.front.common.formula_kit import I64, cast, unsqueeze
+from mo.front.common.formula_kit import I64
 from extensions.ops.col2im import Col2Im
 from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
@@ -77,8 +77,8 @@ class ONNXCol2ImLowering(OpRule):
         if min(strides + dilations) < 1 or min(pads) < 0:
             raise Error('Col2Im "{}": strides {} and dilations {} must be positive, pads {} not negative',
                         _name(node), strides, dilations, pads)
-        image = cast(b, node.in_port(1), I64, 'image_shape')
-        block = cast(b, node.in_port(2), I64, 'block_shape')
+        image = b.cast(node.in_port(1), I64, 'image_shape')
+        block = b.cast(node.in_port(2), I64, 'block_shape')
         x = node.in_port(0)
         if n == 2:
             return b.op(Col2Im, [x, image, block], 'col2im', strides=strides, dilations=dilations,
@@ -133,7 +133,7 @@ class ONNXCenterCropPadLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0)
-        target = cast(b, node.in_port(1), I64, 'target')
+        target = b.cast(node.in_port(1), I64, 'target')
         shape = b.op(ShapeOf, [x], 'shape', output_type=I64)
         if node.axes is None:
             axes = None
@@ -174,10 +174,10 @@ class ONNXSTFTLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0)
-        step = cast(b, node.in_port(1), I64, 'step')
+        step = b.cast(node.in_port(1), I64, 'step')
         length = b.dim_of(x, 1, 'signal_length', const_names=DIM_NAMES)
         if node.is_in_port_connected(3):
-            frame = b.op(Reshape, [cast(b, node.in_port(3), I64, 'frame_length_i64'), b.const([], 'scalar', I64)],
+            frame = b.op(Reshape, [b.cast(node.in_port(3), I64, 'frame_length_i64'), b.const([], 'scalar', I64)],
                          'frame_length')
         elif node.is_in_port_connected(2):
             frame = b.dim_of(node.in_port(2), 0, 'frame_length', const_names=DIM_NAMES)
@@ -186,13 +186,13 @@ class ONNXSTFTLowering(OpRule):
         frames = b.op(Add, [b.op(Div, [b.op(Sub, [length, frame], 'room'), step], 'steps'),
                             b.const(1, 'one', I64)], 'frames')
         zero, one = b.const(0, 'zero', I64), b.const(1, 'unit', I64)
-        starts = b.op(Mul, [unsqueeze(b, b.op(Range, [zero, frames, one], 'frame_index', output_type=I64), [1],
+        starts = b.op(Mul, [b.unsqueeze(b.op(Range, [zero, frames, one], 'frame_index', output_type=I64), [1],
                                       'frame_column'), step], 'starts')
-        offsets = unsqueeze(b, b.op(Range, [zero, frame, one], 'offset', output_type=I64), [0], 'offset_row')
+        offsets = b.unsqueeze(b.op(Range, [zero, frame, one], 'offset', output_type=I64), [0], 'offset_row')
         indices = b.op(Add, [starts, offsets], 'indices')
         framed = b.op(Gather, [x, indices, b.const(1, 'time_axis', I64)], 'framed')
         if node.is_in_port_connected(2):
-            framed = b.op(Mul, [framed, unsqueeze(b, node.in_port(2), [1], 'window_column')], 'windowed')
+            framed = b.op(Mul, [framed, b.unsqueeze(node.in_port(2), [1], 'window_column')], 'windowed')
         # complex = framed[..., [0, last]] * [1, last], last = parts - 1: [re, im] for complex, [re, 0] for real
         last = b.op(Sub, [b.dim_of(x, -1, 'parts', const_names=DIM_NAMES), one], 'last')
         pick = b.op(Mul, [b.const([0, 1], 'which', I64), last], 'pick')
@@ -203,4 +203,4 @@ class ONNXSTFTLowering(OpRule):
         if not node.onesided:
             return spectrum
         bins = b.op(Add, [b.op(Div, [frame, b.const(2, 'two', I64)], 'half'), one], 'bins')
-        return _slice(b, spectrum, [0], unsqueeze(b, bins, [0], 'bins_vec'), [2], 'onesided')
+        return _slice(b, spectrum, [0], b.unsqueeze(bins, [0], 'bins_vec'), [2], 'onesided')

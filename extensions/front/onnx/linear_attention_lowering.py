@@ -17,7 +17,7 @@ as any body; it reads nothing of the enclosing graph, so every shape in it is kn
 import numpy as np
 
 from extensions.front.onnx.linear_attention_ext import UPDATE_RULES
-from mo.front.common.nn_formulas import I64, concat
+from mo.front.common.nn_formulas import I64
 from mo.front.onnx.control_flow_ops import ONNXScan
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.proto import ATTRIBUTE_TYPE, DATA_TYPE, GraphProto
@@ -130,7 +130,7 @@ class ONNXLinearAttentionLowering(OpRule):
         if node.is_in_port_connected(3):
             state = b.op(Convert, [node.in_port(3)], 'past_state_f32', dst_type=F32)
         else:
-            shape = concat(b, [b.dim_of(k, [0], 'batch'), b.const([kv_heads], 'kv_heads', I64),
+            shape = b.concat([b.dim_of(k, [0], 'batch'), b.const([kv_heads], 'kv_heads', I64),
                                b.dim_of(q, [3], 'd_k'),
                                b.dim_of(v, [3], 'd_v')], 'state_shape')
             state = b.op(Broadcast, [b.const(0.0, 'zero_state', F32), shape], 'initial_state')

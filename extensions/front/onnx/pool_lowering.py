@@ -2,7 +2,7 @@
 extracts)."""
 import numpy as np
 
-from mo.front.common.nn_formulas import I64, concat, like, shape_tail, spatial_axes
+from mo.front.common.nn_formulas import I64, like, shape_tail, spatial_axes
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
@@ -59,7 +59,7 @@ def _window_sum(b: Builder, node: Node, x, tag: str, window=None):
     channels = shape_tail(b, x, 1, tag + '/channels_on')
     channels = b.op(Gather, [channels, b.const([0], tag + '/channel_index', I64), b.const(0, tag + '/axis', I64)],
                     tag + '/channels')
-    w_shape = concat(b, [channels, b.const([1, 1] + kernel, tag + '/kernel', I64)], tag + '/weights_shape')
+    w_shape = b.concat([channels, b.const([1, 1] + kernel, tag + '/kernel', I64)], tag + '/weights_shape')
     ones = b.op(Broadcast, [like(b, 1.0, x, tag + '/one'), w_shape], tag + '/weights')
     return b.op(GroupConvolution, [x, ones], tag, **(window or _window(node)))
 
@@ -76,7 +76,7 @@ class ONNXDilatedAvgPoolLowering(OpRule):
         total = _window_sum(b, node, node.in_port(0), 'sum')
         if node.count_include_pad:
             return b.op(Div, [total, like(b, float(np.prod(node.kernel)), total, 'kernel_size')], 'average')
-        image_shape = concat(b, [b.const([1, 1], 'image_batch_channel', I64),
+        image_shape = b.concat([b.const([1, 1], 'image_batch_channel', I64),
                                  shape_tail(b, node.in_port(0), 2, 'image_spatial')], 'image_shape')
         image = b.op(Broadcast, [like(b, 1.0, total, 'image_one'), image_shape], 'ones_image')
         ones = like(b, np.ones([1, 1] + [int(k) for k in node.kernel]), total, 'count_kernel')
@@ -103,7 +103,7 @@ class ONNXDilatedAvgPoolLowering(OpRule):
                        pads_end=np.zeros(len(kernel), I64))
         total = _window_sum(b, node, pad(x, [e + x_ for e, x_ in zip(end, extra)], 0.0, 'padded'), 'sum',
                             window=no_pads)
-        image_shape = concat(b, [b.const([1, 1], 'image_batch_channel', I64), shape_tail(b, x, 2, 'image_spatial')],
+        image_shape = b.concat([b.const([1, 1], 'image_batch_channel', I64), shape_tail(b, x, 2, 'image_spatial')],
                              'image_shape')
         image = b.op(Broadcast, [like(b, 1.0, x, 'image_one'), image_shape], 'ones_image')
         if node.count_include_pad:  # the pads count, the room past them does not
@@ -126,7 +126,7 @@ class ONNXDilatedAvgPoolLowering(OpRule):
                                                              'pad_start')], 'starts_in_pad')
         out = b.op(Sub, [out, b.op(Convert, [starts_in_pad], 'drop', dst_type=np.dtype(I64))], 'out_spatial')
         rank = len(kernel) + 2
-        stop = concat(b, [b.const([np.iinfo(np.int64).max] * 2, 'all_nc', I64), out], 'stop')
+        stop = b.concat([b.const([np.iinfo(np.int64).max] * 2, 'all_nc', I64), out], 'stop')
         return b.op(Slice, [average, b.const(np.zeros(rank, I64), 'start'), stop, b.const(np.ones(rank, I64), 'step')],
                     'average')
 

@@ -6,8 +6,12 @@ here; the names of the nodes it makes (``<node>/<suffix>/...``) are part of the 
 """
 import numpy as np
 
+from mo.ops.concat import Concat
+from mo.ops.convert import Convert
 from mo.ops.gather import Gather
 from mo.ops.shapeof import ShapeOf
+from mo.ops.transpose import Transpose
+from mo.ops.unsqueeze import Unsqueeze
 
 I64 = np.int64
 
@@ -39,3 +43,23 @@ class FormulaMethods:
     def dims_of(self, x, indices, suffix: str):
         """``shape(x)[indices]`` as a 1-D int64 tensor (negative indices count from the end)."""
         return self.element(self.shape_of(x, suffix + '/shape'), list(indices), suffix, const_names=('indices', 'axis'))
+
+    def rank_of(self, x, suffix: str):
+        """The rank of ``x`` as a 1-element int64 vector (ShapeOf of a ShapeOf: a constant once ranks are known)."""
+        return self.shape_of(self.shape_of(x, suffix + '/shape'), suffix)
+
+    def cast(self, x, dtype, suffix: str):
+        """Convert(x) to ``dtype``."""
+        return self.op(Convert, [x], suffix, dst_type=np.dtype(dtype))
+
+    def unsqueeze(self, x, axes, suffix: str):
+        """``x`` with a dimension of 1 inserted at each of ``axes`` (a list)."""
+        return self.op(Unsqueeze, [x, self.const(list(axes), suffix + '/axes', I64)], suffix)
+
+    def transpose(self, x, order, suffix: str):
+        """``x`` with its axes in ``order``."""
+        return self.op(Transpose, [x, self.const(list(order), suffix + '/order', I64)], suffix)
+
+    def concat(self, parts, suffix: str, axis: int = 0):
+        """Concat of ``parts`` (nodes or ports) along ``axis``."""
+        return self.op(Concat, list(parts), suffix, axis=axis, in_ports_count=len(parts))
