@@ -56,10 +56,9 @@ FRONT = [
     # ONNX: recurrent and flexible attention (LinearAttention, FlexAttention)
     'extensions.front.onnx.flex_attention_lowering.ONNXFlexAttentionLowering',
     'extensions.front.onnx.linear_attention_lowering.ONNXLinearAttentionLowering',
-    # ONNX: Col2Im, CenterCropPad, Unique, STFT
+    # ONNX: Col2Im, CenterCropPad, STFT
     'extensions.front.onnx.image_tensor_lowering.ONNXCol2ImLowering',
     'extensions.front.onnx.image_tensor_lowering.ONNXCenterCropPadLowering',
-    'extensions.front.onnx.image_tensor_lowering.ONNXUniqueLowering',
     'extensions.front.onnx.image_tensor_lowering.ONNXSTFTLowering',
     # ONNX: detection (NonMaxSuppression, MaxUnpool, DeformConv, RoiAlign max)
     'extensions.front.onnx.detection_lowering.ONNXNonMaxSuppressionLowering',
@@ -505,8 +504,7 @@ FRONT = [
     'extensions.front.tf.array_lowering.ToBoolLowering',
     'extensions.front.tf.nn_lowering.TopKIndexType',
     'extensions.front.tf.math_lowering.TruncateDivLowering',
-    'extensions.front.tf.array_lowering.UniqueLowering',
-    'extensions.front.tf.array_lowering.UniqueWithCountsLowering',
+    'extensions.front.common_lowering.UniqueLowering',
     'extensions.front.tf.unpack.UnpackToSplit',
     'extensions.front.tf.array_lowering.UnravelIndexLowering',
     'extensions.front.tf.search_ops.UpperBoundLowering',

@@ -6,6 +6,7 @@ from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.elementwise import Div
 from mo.ops.reduce import ReduceProd
+from mo.ops.sequence_ops import Unique
 from mo.ops.shapeof import ShapeOf
 
 
@@ -32,3 +33,21 @@ class SizeLowering(OpRule):
         out_type = np.dtype(node.soft_get('out_type', None) or np.int32)
         shape = b.op(ShapeOf, [node.in_port(0)], 'shape', output_type=out_type)
         return b.op(ReduceProd, [shape, b.const([0], 'axes', np.int64)], 'size', keep_dims=False)
+
+
+class UniqueLowering(OpRule):
+    """FrameworkUnique(x; axis, sorted, out_type, unique_outputs) = the opset's Unique, of which the framework's op
+    has the outputs ``unique_outputs`` (of values, first indices, each element's index, counts), in that order.
+
+    TensorFlow's Unique has [0, 2] and UniqueWithCounts [0, 2, 3], unsorted, flattened, indices of ``out_idx``;
+    ONNX's has all four, ``sorted`` and ``axis`` as given, int64. ``axis`` None flattens the input; ``out_type``
+    is the indices' and counts' type (default int32, TensorFlow's)."""
+    op = 'FrameworkUnique'
+
+    def rewrite(self, node: Node, b: Builder):
+        axis = node.soft_get('axis', None)
+        out_type = np.dtype(node.soft_get('out_type', None) or np.int32)
+        inputs = [node.in_port(0)] if axis is None else [node.in_port(0), b.const(axis, 'axis', np.int64)]
+        unique = b.op(Unique, inputs, 'unique', sorted=bool(node.soft_get('sorted', False)),
+                      index_element_type=out_type, count_element_type=out_type)
+        return [unique.out_port(port) for port in node.unique_outputs]

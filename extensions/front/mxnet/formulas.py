@@ -8,7 +8,6 @@ import numpy as np
 from mo.front.common.rule import Builder
 from mo.ops.concat import Concat
 from mo.ops.elementwise import Sub
-from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
@@ -37,8 +36,7 @@ def rank(b: Builder, x, suffix: str):
 
 def dims(b: Builder, x, indices, suffix: str):
     """``shape(x)[indices]`` as a 1-D int64 tensor (negative indices count from the end)."""
-    return b.op(Gather, [shape_of(b, x, suffix + '/shape'), ints(b, list(indices), suffix + '/indices'),
-                         ints(b, 0, suffix + '/axis')], suffix)
+    return b.dims_of(x, indices, suffix)
 
 
 def shape_slice(b: Builder, x, start: int, stop, suffix: str):

@@ -10,7 +10,7 @@ batch's nonpad_kv_seqlen. Rows whose bias is all -inf give zeros, as ONNX's refe
 import numpy as np
 
 from extensions.front.onnx.attention_mask import ONNXAttentionHeads, ONNXAttentionMaskBias, ONNXAttentionMergeHeads
-from mo.front.common.nn_formulas import I64, concat, like, rank
+from mo.front.common.nn_formulas import I64, like, rank
 from mo.front.common.rule import Builder, OpRule
 from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node
@@ -32,12 +32,6 @@ from mo.ops.split import Split
 from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
 from mo.utils.error import Error
-
-def _dim(b, x, axis: int, tag: str):
-    """``shape(x)[axis]``, an int64 scalar."""
-    shape = b.op(ShapeOf, [x], tag + '/shape')
-    return b.op(Gather, [shape, b.const(axis, tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag)
-
 
 def _shape_part(b, shape, begin: int, end: int, tag: str):
     return b.op(Slice, [shape, b.const([begin], tag + '/begin', I64), b.const([end], tag + '/end', I64),
@@ -63,14 +57,14 @@ def _split_heads(b, x, heads: int, tag: str):
 
 def _repeat_heads(b, kv, q, tag: str):
     """``kv [B, Hkv, S, D]`` with each head repeated Hq / Hkv times (``q [B, Hq, ...]``): ``[B, Hq, S, D]``."""
-    group = b.op(Div, [_dim(b, q, 1, tag + '/q_heads'), _dim(b, kv, 1, tag + '/kv_heads')], tag + '/group')
+    group = b.op(Div, [b.dim_of(q, 1, tag + '/q_heads'), b.dim_of(kv, 1, tag + '/kv_heads')], tag + '/group')
     shape = b.op(ShapeOf, [kv], tag + '/shape')
-    target = concat(b, [_shape_part(b, shape, 0, 2, tag + '/batch_heads'),
+    target = b.concat([_shape_part(b, shape, 0, 2, tag + '/batch_heads'),
                         b.op(Unsqueeze, [group, b.const([0], tag + '/group_axis', I64)], tag + '/group_1d'),
                         _shape_part(b, shape, 2, 4, tag + '/rows')], tag + '/target')
     spread = b.op(Broadcast, [b.op(Unsqueeze, [kv, b.const([2], tag + '/axis', I64)], tag + '/unsqueezed'), target],
                   tag + '/spread')
-    merged = concat(b, [b.const([0, -1], tag + '/merged_heads', I64), _shape_part(b, shape, 2, 4, tag + '/rows_')],
+    merged = b.concat([b.const([0, -1], tag + '/merged_heads', I64), _shape_part(b, shape, 2, 4, tag + '/rows_')],
                     tag + '/merged_shape')
     return b.op(Reshape, [spread, merged], tag, special_zero=True)
 
@@ -112,7 +106,7 @@ class ONNXAttentionLowering(OpRule):
             k, v = _repeat_heads(b, k, q, 'key_groups'), _repeat_heads(b, v, q, 'value_groups')
         if node.scale is None:
             # 1 / sqrt(head size), the head size Q's last dimension in Q's type
-            head_size = b.op(ConvertLike, [_dim(b, q, 3, 'q_head_size'), q], 'head_size')
+            head_size = b.op(ConvertLike, [b.dim_of(q, 3, 'q_head_size'), q], 'head_size')
             scale = b.op(Div, [like(b, 1.0, q, 'one'), b.op(Sqrt, [head_size], 'sqrt_head_size')], 'scale')
         else:
             scale = like(b, node.scale, q, 'scale')
@@ -142,7 +136,7 @@ class ONNXAttentionLowering(OpRule):
     def _bias(node: Node, b: Builder, q, k, past: bool):
         """The additive bias ``[..., q length, kv length]`` or None."""
         parts = []
-        q_len, kv_len = _dim(b, q, 2, 'q_length'), _dim(b, k, 2, 'kv_length')
+        q_len, kv_len = b.dim_of(q, 2, 'q_length'), b.dim_of(k, 2, 'kv_length')
         if node.is_in_port_connected(3):
             parts.append(_mask_bias(b, node, q, kv_len))
         nonpad = node.in_port(6) if node.is_in_port_connected(6) else None
@@ -157,7 +151,7 @@ class ONNXAttentionLowering(OpRule):
                            output_type=np.dtype(I64))
             position = b.op(Unsqueeze, [queries, b.const([1], 'query_column', I64)], 'query_position')
             if past:
-                position = b.op(Add, [position, _dim(b, node.in_port(4), 2, 'past_length')], 'position')
+                position = b.op(Add, [position, b.dim_of(node.in_port(4), 2, 'past_length')], 'position')
             elif nonpad is not None:
                 offset = b.op(Sub, [nonpad, q_len], 'offset')
                 offset = b.op(Unsqueeze, [offset, b.const([1, 2], 'offset_axes', I64)], 'offset_per_batch')
@@ -197,11 +191,11 @@ def _mask_bias(b, node: Node, q, kv_len):
     # boolean or float: the mask's type, known once types are inferred, decides (ONNX nodes state no types)
     mask = b.op(ONNXAttentionMaskBias, [node.in_port(3), q], 'mask_bias', attention=b.name)
     mask_rank = rank(b, mask, 'mask_rank')
-    missing = b.op(Sub, [kv_len, _dim(b, mask, -1, 'mask_length')], 'mask_missing')
+    missing = b.op(Sub, [kv_len, b.dim_of(mask, -1, 'mask_length')], 'mask_missing')
     leading = b.op(Sub, [mask_rank, b.const(1, 'one_axis', I64)], 'mask_leading')
     zeros = b.op(Broadcast, [b.const(0, 'pad_zero', I64), b.op(Unsqueeze, [leading, b.const([0], 'lead_axis', I64)],
                                                                'leading_1d')], 'leading_zeros')
-    pads_end = concat(b, [zeros, b.op(Unsqueeze, [missing, b.const([0], 'missing_axis', I64)], 'missing_1d')],
+    pads_end = b.concat([zeros, b.op(Unsqueeze, [missing, b.const([0], 'missing_axis', I64)], 'missing_1d')],
                       'mask_pads_end')
     pads_begin = b.op(Broadcast, [b.const(0, 'pad_zero_begin', I64),
                                   b.op(Unsqueeze, [mask_rank, b.const([0], 'rank_axis', I64)], 'rank_1d')],

@@ -3,7 +3,7 @@ over the past state and the input), SwiGLU (a Swish gate times the value) and Te
 All of them work on run-time shapes: only the attributes need to be known."""
 import numpy as np
 
-from mo.front.common.nn_formulas import I64, concat, like
+from mo.front.common.nn_formulas import I64, like
 from extensions.front.onnx.nn_lowering import add_bias
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -20,12 +20,6 @@ from mo.ops.slice import Slice
 from mo.ops.unsqueeze import Unsqueeze
 
 _END = np.iinfo(np.int64).max
-
-
-def _dim(b: Builder, x, axis: int, tag: str):
-    """``shape(x)[axis]`` (a negative axis counts from the end), an int64 scalar."""
-    shape = b.op(ShapeOf, [x], tag + '/shape')
-    return b.op(Gather, [shape, b.const(axis, tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag)
 
 
 def _as_1d(b: Builder, scalar, tag: str):
@@ -56,9 +50,9 @@ class ONNXCausalConvWithStateLowering(OpRule):
             shape = b.op(ShapeOf, [x], 'zeros/input_shape')
             batch_channels = b.op(Slice, [shape, b.const([0], 'zeros/begin', I64), b.const([2], 'zeros/end', I64),
                                           b.const([1], 'zeros/step', I64)], 'zeros/batch_channels')
-            kernel = _as_1d(b, _dim(b, weights, 2, 'zeros/kernel'), 'zeros/kernel_1d')
+            kernel = _as_1d(b, b.dim_of(weights, 2, 'zeros/kernel'), 'zeros/kernel_1d')
             length = b.op(Sub, [kernel, b.const([1], 'zeros/one', I64)], 'zeros/length')
-            state = b.op(Broadcast, [like(b, 0, x, 'zeros/zero'), concat(b, [batch_channels, length], 'zeros/shape')],
+            state = b.op(Broadcast, [like(b, 0, x, 'zeros/zero'), b.concat([batch_channels, length], 'zeros/shape')],
                          'zeros')
         padded = b.op(Concat, [state, x], 'padded', axis=2, in_ports_count=2)
         # [C, 1, k] is [GROUPS, C_OUT/GROUPS, k] of a depthwise convolution: C_IN/GROUPS = 1 goes in between
@@ -71,7 +65,7 @@ class ONNXCausalConvWithStateLowering(OpRule):
             output = b.op(Swish, [output], 'swish')
         present = None
         if node.is_out_port_connected(1):
-            length = _as_1d(b, _dim(b, x, 2, 'present/input_length'), 'present/begin')
+            length = _as_1d(b, b.dim_of(x, 2, 'present/input_length'), 'present/begin')
             present = _tail(b, padded, length, 2, 'present_state')
         return [output, present]
 
@@ -101,11 +95,11 @@ class ONNXTensorScatterLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         past, update, axis = node.in_port(0), node.in_port(1), node.axis
         if not node.is_in_port_connected(2):
-            written = _as_1d(b, _dim(b, update, axis, 'update_length'), 'update_length_1d')
+            written = _as_1d(b, b.dim_of(update, axis, 'update_length'), 'update_length_1d')
             kept = _tail(b, past, written, axis, 'kept')
             return b.op(Concat, [update, kept], 'present', axis=axis, in_ports_count=2)
-        size = _dim(b, past, axis, 'cache_length')
-        count = _dim(b, update, axis, 'update_length')
+        size = b.dim_of(past, axis, 'cache_length')
+        count = b.dim_of(update, axis, 'update_length')
         positions = b.op(Range, [b.const(0, 'positions/start', I64), size, b.const(1, 'positions/step', I64)],
                          'positions', output_type=np.dtype(I64))
         starts = b.op(Unsqueeze, [node.in_port(2), b.const([1], 'starts/axis', I64)], 'starts')

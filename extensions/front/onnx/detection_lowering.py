@@ -2,8 +2,8 @@
 ops ``detection_ext`` leaves)."""
 import numpy as np
 
-from mo.front.common.nn_formulas import concat, like, shape_tail
-from mo.front.common.formula_kit import F32, I64, cast, column, transpose, unsqueeze
+from mo.front.common.nn_formulas import like, shape_tail
+from mo.front.common.formula_kit import F32, I64, column
 from extensions.ops.detection import DeformableConvolution
 from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
@@ -68,7 +68,7 @@ class ONNXNonMaxSuppressionLowering(OpRule):
             # its output is [0, 3] from the start (a Gather of it crashes OpenVINO's CPU plugin when compiling)
             return nms
         made = b.op(GreaterEqual, [column(b, selected, 0, 'batch_index'), b.const(0, 'no_batch', I64)], 'made')
-        count = b.op(ReduceSum, [cast(b, made, I64, 'made_i64'), b.const([0], 'count/axes', I64)], 'count',
+        count = b.op(ReduceSum, [b.cast(made, I64, 'made_i64'), b.const([0], 'count/axes', I64)], 'count',
                      keep_dims=True)
         return b.op(Slice, [selected, b.const([0], 'start', I64), count, b.const([1], 'step', I64),
                             b.const([0], 'axes', I64)], 'selected_indices')
@@ -101,7 +101,7 @@ class ONNXMaxUnpoolLowering(OpRule):
         unpooled = b.op(Reshape, [scattered, shape], 'unpooled')
         if not node.is_in_port_connected(2):
             return unpooled
-        wanted = cast(b, node.in_port(2), I64, 'output_shape')
+        wanted = b.cast(node.in_port(2), I64, 'output_shape')
         grow = b.op(Sub, [wanted, shape], 'grow')
         return b.op(Pad, [unpooled, b.op(Mul, [shape, b.const(0, 'no_pad', I64)], 'pads_begin'), grow], 'padded',
                     pad_mode='constant')
@@ -119,7 +119,7 @@ class ONNXMaxUnpoolLowering(OpRule):
         out = b.op(Add, [stepped, b.const(kernel - pads, 'kernel_minus_pads', I64)], 'out_spatial')
         head = b.op(Slice, [b.op(ShapeOf, [x], 'in_shape'), b.const([0], 'head/begin', I64),
                             b.const([2], 'head/end', I64), b.const([1], 'head/step', I64)], 'head')
-        return concat(b, [head, out], 'shape')
+        return b.concat([head, out], 'shape')
 
 
 class ONNXDeformConvLowering(OpRule):
@@ -158,12 +158,12 @@ class ONNXRoiAlignMaxLowering(OpRule):
         ys = self._axis(node, b, rois, 1, self._size(b, shape, 2, 'height'), int(node.pooled_h), grid, 'y')
         xs = self._axis(node, b, rois, 0, self._size(b, shape, 3, 'width'), int(node.pooled_w), grid, 'x')
         # [R, Sy, 1, 1] and [R, 1, Sx, 1]: the corners of every sample point broadcast to [R, Sy, Sx, 1]
-        ys = [unsqueeze(b, t, [2, 3], 'y/{}_grid'.format(i)) for i, t in enumerate(ys)]
-        xs = [unsqueeze(b, t, [1, 3], 'x/{}_grid'.format(i)) for i, t in enumerate(xs)]
-        batch = unsqueeze(b, cast(b, node.in_port(2), I64, 'batch_i64'), [1, 2, 3], 'batch_grid')
+        ys = [b.unsqueeze(t, [2, 3], 'y/{}_grid'.format(i)) for i, t in enumerate(ys)]
+        xs = [b.unsqueeze(t, [1, 3], 'x/{}_grid'.format(i)) for i, t in enumerate(xs)]
+        batch = b.unsqueeze(b.cast(node.in_port(2), I64, 'batch_i64'), [1, 2, 3], 'batch_grid')
         grid_shape = b.op(ShapeOf, [b.op(Add, [ys[0], xs[0]], 'grid_sum')], 'grid_shape')
         batch = b.op(Broadcast, [batch, grid_shape], 'batch_index')
-        nhwc = transpose(b, data, [0, 2, 3, 1], 'nhwc')
+        nhwc = b.transpose(data, [0, 2, 3, 1], 'nhwc')
         best = None
         corners = (((0, 2), (0, 2), 'low_low'), ((0, 2), (1, 3), 'low_high'), ((1, 3), (0, 2), 'high_low'),
                    ((1, 3), (1, 3), 'high_high'))  # (index, weight) positions in the _axis tuples of y and x
@@ -178,18 +178,18 @@ class ONNXRoiAlignMaxLowering(OpRule):
         shape = b.const([0, int(node.pooled_h), grid, int(node.pooled_w), grid, -1], 'bins_shape', I64)
         bins = b.op(Reshape, [best, shape], 'bins', special_zero=True)
         pooled = b.op(ReduceMax, [bins, b.const([2, 4], 'bins/axes', I64)], 'pooled')
-        return transpose(b, pooled, [0, 3, 1, 2], 'nchw')
+        return b.transpose(pooled, [0, 3, 1, 2], 'nchw')
 
     @staticmethod
     def _size(b: Builder, shape, axis: int, tag: str):
-        return cast(b, b.op(Gather, [shape, b.const(axis, tag + '/index', I64), b.const(0, tag + '/axis', I64)],
+        return b.cast(b.op(Gather, [shape, b.const(axis, tag + '/index', I64), b.const(0, tag + '/axis', I64)],
                             tag + '/i64'), F32, tag)
 
     @staticmethod
     def _axis(node: Node, b: Builder, rois, first: int, size, pooled: int, grid: int, tag: str):
         """(low index, high index, low weight, high weight), each [R, pooled * grid], of the sample points along
         the axis whose ROI corners are columns ``first`` and ``first + 2`` of ``rois``."""
-        rois = cast(b, rois, F32, tag + '/rois_f32')
+        rois = b.cast(rois, F32, tag + '/rois_f32')
         shift = 0.5 if node.half_pixel else 0.0
         scale = b.const(float(node.spatial_scale), tag + '/scale', F32)
         start, end = (b.op(Sub, [b.op(Mul, [column(b, rois, c, tag + '/corner_{}'.format(c)), scale],
@@ -200,12 +200,12 @@ class ONNXRoiAlignMaxLowering(OpRule):
             extent = b.op(Maximum, [extent, b.const(1.0, tag + '/one_pixel', F32)], tag + '/extent_1')
         bin_size = b.op(Div, [extent, b.const(float(pooled), tag + '/pooled', F32)], tag + '/bin')
         steps = np.array([p + (i + 0.5) / grid for p in range(pooled) for i in range(grid)], F32)
-        offsets = b.op(Mul, [unsqueeze(b, bin_size, [1], tag + '/bin_column'), b.const(steps, tag + '/steps')],
+        offsets = b.op(Mul, [b.unsqueeze(bin_size, [1], tag + '/bin_column'), b.const(steps, tag + '/steps')],
                        tag + '/offsets')
-        coords = b.op(Add, [unsqueeze(b, start, [1], tag + '/start_column'), offsets], tag + '/coords')
+        coords = b.op(Add, [b.unsqueeze(start, [1], tag + '/start_column'), offsets], tag + '/coords')
         above = b.op(GreaterEqual, [coords, b.const(-1.0, tag + '/minus_one', F32)], tag + '/above')
         inside = b.op(LogicalAnd, [above, b.op(LessEqual, [coords, size], tag + '/below')], tag + '/inside')
-        inside = cast(b, inside, F32, tag + '/inside_f32')
+        inside = b.cast(inside, F32, tag + '/inside_f32')
         last = b.op(Sub, [size, b.const(1.0, tag + '/one', F32)], tag + '/last')
         non_negative = b.op(Maximum, [coords, b.const(0.0, tag + '/zero', F32)], tag + '/non_negative')
         clamped = b.op(Minimum, [non_negative, last], tag + '/clamped')
@@ -214,6 +214,6 @@ class ONNXRoiAlignMaxLowering(OpRule):
                     tag + '/high')
         high_weight = b.op(Sub, [clamped, low], tag + '/fraction')
         low_weight = b.op(Sub, [b.const(1.0, tag + '/unit', F32), high_weight], tag + '/rest')
-        return (cast(b, low, I64, tag + '/low_index'), cast(b, high, I64, tag + '/high_index'),
+        return (b.cast(low, I64, tag + '/low_index'), b.cast(high, I64, tag + '/high_index'),
                 b.op(Mul, [low_weight, inside], tag + '/low_weight'),
                 b.op(Mul, [high_weight, inside], tag + '/high_weight'))

@@ -11,7 +11,7 @@ so the other front rules see the inlined nodes.
 """
 import numpy as np
 
-from extensions.front.onnx.attention_lowering import _dim, _repeat_heads
+from extensions.front.onnx.attention_lowering import _repeat_heads
 from extensions.load.onnx.loader import ONNXExtractor
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.loader import OPSETS, TENSORS, protobuf2nx
@@ -62,7 +62,7 @@ class ONNXFlexAttentionLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         q, k, v = node.in_port(0), node.in_port(1), node.in_port(2)
         if node.scale is None:
-            size = b.op(Convert, [_dim(b, q, 3, 'head_size')], 'head_size_f32', dst_type=F32)
+            size = b.op(Convert, [b.dim_of(q, 3, 'head_size')], 'head_size_f32', dst_type=F32)
             scale = b.op(Div, [b.const(1.0, 'one', F32), b.op(Sqrt, [size], 'sqrt_head_size')], 'default_scale')
         else:
             scale = b.const(node.scale, 'scale', F32)

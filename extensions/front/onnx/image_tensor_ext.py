@@ -1,8 +1,11 @@
 """Extractors for Col2Im, CenterCropPad, Unique and STFT: ONNX ops whose sizes come from tensors.
 
 Each becomes an internal op named ``ONNX<op>`` carrying the attributes read here; ``image_tensor_lowering``
-builds it from opset ops (the sizes may be known at run time only).
+builds it from opset ops (the sizes may be known at run time only). Unique becomes the ``FrameworkUnique`` of
+every framework, lowered by ``extensions/front/common_lowering.py``.
 """
+import numpy as np
+
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.utils.error import Error
@@ -48,15 +51,20 @@ class CenterCropPadExtractor(FrontExtractorOp):
 
 
 class UniqueExtractor(FrontExtractorOp):
-    """Unique (opset 11) -> ONNXUnique (sorted, default 1; axis, None to flatten)."""
+    """Unique (opset 11) -> Unique (opset10; sorted, default 1; axis, None to flatten; int64 indices and counts).
+
+    The node becomes the ``FrameworkUnique`` every framework's Unique becomes (``extensions/front/common_lowering``)
+    with all four outputs: the opset's unsorted order is the order of first occurrence (ONNX's sorted=0), its
+    sorted slices are in lexicographic order (numpy's, as ONNX's)."""
     op = 'Unique'
     framework = 'onnx'
 
     @classmethod
     def extract(cls, node):
         axis = onnx_attr(node, 'axis', 'i', None)
-        node['op'] = 'ONNXUnique'
-        node.attrs().update(sorted=_flag(node, 'sorted', 1), axis=None if axis is None else int(axis))
+        node['op'] = 'FrameworkUnique'
+        node.attrs().update(sorted=_flag(node, 'sorted', 1), axis=None if axis is None else int(axis),
+                            out_type=np.int64, unique_outputs=[0, 1, 2, 3])
         return True
 
 

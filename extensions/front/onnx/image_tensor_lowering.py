@@ -1,9 +1,9 @@
-"""Col2Im, CenterCropPad, Unique and STFT built from opset ops (the internal ``ONNX*`` ops ``image_tensor_ext``
+"""Col2Im, CenterCropPad and STFT built from opset ops (the internal ``ONNX*`` ops ``image_tensor_ext``
 leaves). Their sizes (image and block shapes, crop shape, frame step and length) may be run-time tensors, so
 every size here is computed in the graph; with constant inputs it all folds after inference.
 """
-from extensions.front.onnx.math_lowering import dimension, static_shape
-from mo.front.common.formula_kit import I64, cast, unsqueeze
+from extensions.front.onnx.math_lowering import DIM_NAMES, static_shape
+from mo.front.common.formula_kit import I64
 from extensions.ops.col2im import Col2Im
 from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule
@@ -17,7 +17,6 @@ from mo.ops.gather import Gather
 from mo.ops.pad import Pad
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape
-from mo.ops.sequence_ops import Unique
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.transpose import Transpose
@@ -78,8 +77,8 @@ class ONNXCol2ImLowering(OpRule):
         if min(strides + dilations) < 1 or min(pads) < 0:
             raise Error('Col2Im "{}": strides {} and dilations {} must be positive, pads {} not negative',
                         _name(node), strides, dilations, pads)
-        image = cast(b, node.in_port(1), I64, 'image_shape')
-        block = cast(b, node.in_port(2), I64, 'block_shape')
+        image = b.cast(node.in_port(1), I64, 'image_shape')
+        block = b.cast(node.in_port(2), I64, 'block_shape')
         x = node.in_port(0)
         if n == 2:
             return b.op(Col2Im, [x, image, block], 'col2im', strides=strides, dilations=dilations,
@@ -134,7 +133,7 @@ class ONNXCenterCropPadLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0)
-        target = cast(b, node.in_port(1), I64, 'target')
+        target = b.cast(node.in_port(1), I64, 'target')
         shape = b.op(ShapeOf, [x], 'shape', output_type=I64)
         if node.axes is None:
             axes = None
@@ -166,18 +165,6 @@ class ONNXCenterCropPadLowering(OpRule):
         return b.op(Pad, [cropped, before, after], 'pad', pad_mode='constant')
 
 
-class ONNXUniqueLowering(OpRule):
-    """Unique(x, axis, sorted) = the opset's Unique with int64 indices and counts: its unsorted order is the order
-    of first occurrence (ONNX's sorted=0), its sorted slices are in lexicographic order (numpy's, as ONNX's)."""
-    op = 'ONNXUnique'
-
-    def rewrite(self, node: Node, b: Builder):
-        axis = None if node.axis is None else b.const(node.axis, 'axis', I64)
-        unique = b.op(Unique, [node.in_port(0), axis], 'unique', sorted=node.sorted, index_element_type=I64,
-                      count_element_type=I64)
-        return [unique.out_port(port) for port in range(4)]
-
-
 class ONNXSTFTLowering(OpRule):
     """STFT(signal [batch, length, 1 or 2], frame_step, window, frame_length): frames f * step + [0, frame_length)
     gathered along the signal ([batch, frames, frame_length, 1 or 2]), times the window, made complex and
@@ -187,27 +174,27 @@ class ONNXSTFTLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0)
-        step = cast(b, node.in_port(1), I64, 'step')
-        length = dimension(b, x, 1, 'signal_length')
+        step = b.cast(node.in_port(1), I64, 'step')
+        length = b.dim_of(x, 1, 'signal_length', const_names=DIM_NAMES)
         if node.is_in_port_connected(3):
-            frame = b.op(Reshape, [cast(b, node.in_port(3), I64, 'frame_length_i64'), b.const([], 'scalar', I64)],
+            frame = b.op(Reshape, [b.cast(node.in_port(3), I64, 'frame_length_i64'), b.const([], 'scalar', I64)],
                          'frame_length')
         elif node.is_in_port_connected(2):
-            frame = dimension(b, node.in_port(2), 0, 'frame_length')
+            frame = b.dim_of(node.in_port(2), 0, 'frame_length', const_names=DIM_NAMES)
         else:
             frame = length
         frames = b.op(Add, [b.op(Div, [b.op(Sub, [length, frame], 'room'), step], 'steps'),
                             b.const(1, 'one', I64)], 'frames')
         zero, one = b.const(0, 'zero', I64), b.const(1, 'unit', I64)
-        starts = b.op(Mul, [unsqueeze(b, b.op(Range, [zero, frames, one], 'frame_index', output_type=I64), [1],
+        starts = b.op(Mul, [b.unsqueeze(b.op(Range, [zero, frames, one], 'frame_index', output_type=I64), [1],
                                       'frame_column'), step], 'starts')
-        offsets = unsqueeze(b, b.op(Range, [zero, frame, one], 'offset', output_type=I64), [0], 'offset_row')
+        offsets = b.unsqueeze(b.op(Range, [zero, frame, one], 'offset', output_type=I64), [0], 'offset_row')
         indices = b.op(Add, [starts, offsets], 'indices')
         framed = b.op(Gather, [x, indices, b.const(1, 'time_axis', I64)], 'framed')
         if node.is_in_port_connected(2):
-            framed = b.op(Mul, [framed, unsqueeze(b, node.in_port(2), [1], 'window_column')], 'windowed')
+            framed = b.op(Mul, [framed, b.unsqueeze(node.in_port(2), [1], 'window_column')], 'windowed')
         # complex = framed[..., [0, last]] * [1, last], last = parts - 1: [re, im] for complex, [re, 0] for real
-        last = b.op(Sub, [dimension(b, x, -1, 'parts'), one], 'last')
+        last = b.op(Sub, [b.dim_of(x, -1, 'parts', const_names=DIM_NAMES), one], 'last')
         pick = b.op(Mul, [b.const([0, 1], 'which', I64), last], 'pick')
         pair = b.op(Gather, [framed, pick, b.const(-1, 'part_axis', I64)], 'pair')
         factor = b.op(Add, [b.const([1, 0], 'real_factor', I64), pick], 'factor')
@@ -216,4 +203,4 @@ class ONNXSTFTLowering(OpRule):
         if not node.onesided:
             return spectrum
         bins = b.op(Add, [b.op(Div, [frame, b.const(2, 'two', I64)], 'half'), one], 'bins')
-        return _slice(b, spectrum, [0], unsqueeze(b, bins, [0], 'bins_vec'), [2], 'onesided')
+        return _slice(b, spectrum, [0], b.unsqueeze(bins, [0], 'bins_vec'), [2], 'onesided')

@@ -17,7 +17,7 @@ as any body; it reads nothing of the enclosing graph, so every shape in it is kn
 import numpy as np
 
 from extensions.front.onnx.linear_attention_ext import UPDATE_RULES
-from mo.front.common.nn_formulas import I64, concat
+from mo.front.common.nn_formulas import I64
 from mo.front.onnx.control_flow_ops import ONNXScan
 from mo.front.common.rule import Builder, OpRule
 from mo.front.onnx.proto import ATTRIBUTE_TYPE, DATA_TYPE, GraphProto
@@ -26,9 +26,7 @@ from mo.ops.activation_ops import Sqrt
 from mo.ops.broadcast import Broadcast
 from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Div, Mul
-from mo.ops.gather import Gather
 from mo.ops.reshape import Reshape
-from mo.ops.shapeof import ShapeOf
 from mo.utils.error import Error
 
 F32 = np.float32
@@ -132,9 +130,9 @@ class ONNXLinearAttentionLowering(OpRule):
         if node.is_in_port_connected(3):
             state = b.op(Convert, [node.in_port(3)], 'past_state_f32', dst_type=F32)
         else:
-            shape = concat(b, [_dim(b, k, 0, 'batch', True), b.const([kv_heads], 'kv_heads', I64),
-                               _dim(b, q, 3, 'd_k', True),
-                               _dim(b, v, 3, 'd_v', True)], 'state_shape')
+            shape = b.concat([b.dim_of(k, [0], 'batch'), b.const([kv_heads], 'kv_heads', I64),
+                               b.dim_of(q, [3], 'd_k'),
+                               b.dim_of(v, [3], 'd_v')], 'state_shape')
             state = b.op(Broadcast, [b.const(0.0, 'zero_state', F32), shape], 'initial_state')
         body = step_body(gated, delta, q_heads, kv_heads)
         scan = b.op(ONNXScan, [state] + steps, 'recurrence', body_proto=body, state_count=1,
@@ -144,7 +142,7 @@ class ONNXLinearAttentionLowering(OpRule):
         if node.scale:
             scale = b.const(node.scale, 'scale', F32)
         else:
-            size = b.op(Convert, [_dim(b, q, 3, 'head_size')], 'head_size_f32', dst_type=F32)
+            size = b.op(Convert, [b.dim_of(q, 3, 'head_size')], 'head_size_f32', dst_type=F32)
             scale = b.op(Div, [b.const(1.0, 'one', F32), b.op(Sqrt, [size], 'sqrt_head_size')], 'default_scale')
         merged = b.op(Reshape, [scan.out_port(1), b.const([0, 0, -1], 'merge_shape', I64)], 'merge_heads',
                       special_zero=True)
@@ -152,10 +150,3 @@ class ONNXLinearAttentionLowering(OpRule):
         state_type = node.in_port(3) if node.is_in_port_connected(3) else node.in_port(0)
         present = b.op(ConvertLike, [scan.out_port(0), state_type], 'present_state')
         return [output, present]
-
-
-def _dim(b, x, axis: int, tag: str, one_d: bool = False):
-    """``shape(x)[axis]``: an int64 scalar, or ``[shape(x)[axis]]`` when ``one_d``."""
-    index = [axis] if one_d else axis
-    return b.op(Gather, [b.op(ShapeOf, [x], tag + '/shape'), b.const(index, tag + '/index', I64),
-                         b.const(0, tag + '/axis', I64)], tag)

@@ -14,7 +14,6 @@ from mo.ops.activation_ops import Abs, Clamp, Elu, Exp, Log, Sigmoid, Swish
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert, ConvertLike
 from mo.ops.elementwise import Add, Div, Equal, Greater, Less, Maximum, Minimum, Mul, Pow, Sub
-from mo.ops.gather import Gather
 from mo.ops.math_ops import IsFinite, IsInf
 from mo.ops.nn_ops import LogSoftmax, PRelu, Selu, Softmax, TopK
 from mo.ops.range import Range
@@ -28,13 +27,9 @@ from mo.ops.matmul import MatMul
 from mo.ops.tensor_ops import OneHot, Reverse
 
 I64 = np.int64
-
-
-def dimension(b: Builder, x, axis: int, suffix: str):
-    """The scalar size of ``x`` along ``axis`` (int64)."""
-    shape = b.op(ShapeOf, [x], suffix + '/shape', output_type=I64)
-    return b.op(Gather, [shape, b.const(np.array(axis, I64), suffix + '/axis'), b.const(np.array(0, I64),
-                                                                                         suffix + '/axis0')], suffix)
+#: the suffixes of ``b.dim_of``'s constants in these rules (and the spectral and image ones), as they have always
+#: been: with a dynamic shape they are in the IR
+DIM_NAMES = ('axis', 'axis0')
 
 
 def all_axes(b: Builder, x, suffix: str):
@@ -208,7 +203,8 @@ def _hardmax(b: Builder, data, axis: int):
     topk = b.op(TopK, [data, b.const(np.array(1, I64), 'k')], 'topk', axis=axis, mode='max', sort='value',
                 stable=True, index_element_type='i64')
     index = b.op(Squeeze, [topk.out_port(1), b.const(np.array([axis], I64), 'index_axis')], 'index')
-    return b.op(OneHot, [index, dimension(b, data, axis, 'depth'), like(b, 1, data, 'on'), like(b, 0, data, 'off')],
+    depth = b.dim_of(data, axis, 'depth', const_names=DIM_NAMES)
+    return b.op(OneHot, [index, depth, like(b, 1, data, 'on'), like(b, 0, data, 'off')],
                 'one_hot', axis=axis)
 
 
@@ -257,7 +253,8 @@ class ArgMaxLowering(OpRule):
                     stable=True, index_element_type='i64')
         index = topk.out_port(1)
         if node.select_last_index:
-            last = b.op(Sub, [dimension(b, x, axis, 'size'), b.const(np.array(1, I64), 'one')], 'last')
+            size = b.dim_of(x, axis, 'size', const_names=DIM_NAMES)
+            last = b.op(Sub, [size, b.const(np.array(1, I64), 'one')], 'last')
             index = b.op(Sub, [last, index], 'last_index')
         if not node.keep_dims:
             index = b.op(Squeeze, [index, b.const(np.array([axis], I64), 'squeeze_axis')], 'squeeze')

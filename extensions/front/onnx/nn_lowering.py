@@ -1,7 +1,7 @@
 """ONNX's Conv, ConvTranspose and Dropout as opset ops (the internal ops ``nn_ext.py`` extracts)."""
 import numpy as np
 
-from mo.front.common.nn_formulas import I64, concat, like, per_channel, shape_tail
+from mo.front.common.nn_formulas import I64, like, per_channel, shape_tail
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
@@ -29,7 +29,7 @@ def add_bias(b: Builder, node: Node, result, port: int):
 
 def grouped_weights(b: Builder, weights, group: int, tag: str):
     """ONNX weights ``[O, C/G, k...]`` (or ``[C, O/G, k...]`` transposed) as ``[G, O/G, C/G, k...]``."""
-    target = concat(b, [b.const([group, -1], tag + '/groups', I64), shape_tail(b, weights, 1, tag + '/tail')],
+    target = b.concat([b.const([group, -1], tag + '/groups', I64), shape_tail(b, weights, 1, tag + '/tail')],
                     tag + '/shape')
     return b.op(Reshape, [weights, target], tag)
 

@@ -3,7 +3,7 @@
 Constants of the formulas (epsilon, exponents) take the element type of the tensor they meet (ConvertLike, folded
 at inference), so float16 and double models convert too.
 """
-from mo.front.common.nn_formulas import I64, axes_from, concat, like, per_channel, spatial_axes
+from mo.front.common.nn_formulas import I64, axes_from, like, per_channel, spatial_axes
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs, Sqrt
@@ -51,7 +51,7 @@ class ONNXBatchNormalizationLowering(OpRule):
     @staticmethod
     def _training(node: Node, b: Builder):
         x = node.in_port(0)
-        axes = concat(b, [b.const([0], 'batch_axis', I64), spatial_axes(b, x, 'spatial_axes')], 'axes')
+        axes = b.concat([b.const([0], 'batch_axis', I64), spatial_axes(b, x, 'spatial_axes')], 'axes')
         mean = b.op(ReduceMean, [x, axes], 'batch_mean', keep_dims=False)
         centered = b.op(Sub, [x, per_channel(b, mean, x, 'batch_mean_per_channel')], 'centered')
         var = b.op(ReduceMean, [b.op(Mul, [centered, centered], 'squared'), axes], 'batch_var', keep_dims=False)

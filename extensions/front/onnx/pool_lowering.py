@@ -2,7 +2,7 @@
 extracts)."""
 import numpy as np
 
-from mo.front.common.nn_formulas import I64, concat, like, shape_tail, spatial_axes
+from mo.front.common.nn_formulas import I64, like, shape_tail, spatial_axes
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Abs
@@ -26,10 +26,6 @@ def _window(node: Node) -> dict:
     return {attr: node[attr] for attr in _WINDOW if node.has_valid(attr)}
 
 
-def _dim(b, shape, axis: int, tag: str):
-    return b.op(Gather, [shape, b.const(axis, tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag)
-
-
 class ONNXMaxPoolLowering(OpRule):
     """MaxPool = MaxPool-8 (MaxPool-14 for ceil_mode) with axis 0: the indices count over the whole tensor, as
     ONNX's; storage_order 1 (2-D only) turns each image's row-major index (h * W + w) into column-major
@@ -46,7 +42,7 @@ class ONNXMaxPoolLowering(OpRule):
             if len(node.kernel) != 2:
                 raise Error('MaxPool "{}": storage_order 1 is supported for 2-D images only', b.name)
             shape = b.op(ShapeOf, [node.in_port(0)], 'shape')
-            height, width = _dim(b, shape, 2, 'height'), _dim(b, shape, 3, 'width')
+            height, width = b.element(shape, 2, 'height'), b.element(shape, 3, 'width')
             in_image = b.op(FloorMod, [indices, b.op(Mul, [height, width], 'image_size')], 'in_image')
             row = b.op(Div, [in_image, width], 'row')
             column = b.op(Sub, [in_image, b.op(Mul, [row, width], 'row_start')], 'column')
@@ -63,7 +59,7 @@ def _window_sum(b: Builder, node: Node, x, tag: str, window=None):
     channels = shape_tail(b, x, 1, tag + '/channels_on')
     channels = b.op(Gather, [channels, b.const([0], tag + '/channel_index', I64), b.const(0, tag + '/axis', I64)],
                     tag + '/channels')
-    w_shape = concat(b, [channels, b.const([1, 1] + kernel, tag + '/kernel', I64)], tag + '/weights_shape')
+    w_shape = b.concat([channels, b.const([1, 1] + kernel, tag + '/kernel', I64)], tag + '/weights_shape')
     ones = b.op(Broadcast, [like(b, 1.0, x, tag + '/one'), w_shape], tag + '/weights')
     return b.op(GroupConvolution, [x, ones], tag, **(window or _window(node)))
 
@@ -80,7 +76,7 @@ class ONNXDilatedAvgPoolLowering(OpRule):
         total = _window_sum(b, node, node.in_port(0), 'sum')
         if node.count_include_pad:
             return b.op(Div, [total, like(b, float(np.prod(node.kernel)), total, 'kernel_size')], 'average')
-        image_shape = concat(b, [b.const([1, 1], 'image_batch_channel', I64),
+        image_shape = b.concat([b.const([1, 1], 'image_batch_channel', I64),
                                  shape_tail(b, node.in_port(0), 2, 'image_spatial')], 'image_shape')
         image = b.op(Broadcast, [like(b, 1.0, total, 'image_one'), image_shape], 'ones_image')
         ones = like(b, np.ones([1, 1] + [int(k) for k in node.kernel]), total, 'count_kernel')
@@ -107,7 +103,7 @@ class ONNXDilatedAvgPoolLowering(OpRule):
                        pads_end=np.zeros(len(kernel), I64))
         total = _window_sum(b, node, pad(x, [e + x_ for e, x_ in zip(end, extra)], 0.0, 'padded'), 'sum',
                             window=no_pads)
-        image_shape = concat(b, [b.const([1, 1], 'image_batch_channel', I64), shape_tail(b, x, 2, 'image_spatial')],
+        image_shape = b.concat([b.const([1, 1], 'image_batch_channel', I64), shape_tail(b, x, 2, 'image_spatial')],
                              'image_shape')
         image = b.op(Broadcast, [like(b, 1.0, x, 'image_one'), image_shape], 'ones_image')
         if node.count_include_pad:  # the pads count, the room past them does not
@@ -130,7 +126,7 @@ class ONNXDilatedAvgPoolLowering(OpRule):
                                                              'pad_start')], 'starts_in_pad')
         out = b.op(Sub, [out, b.op(Convert, [starts_in_pad], 'drop', dst_type=np.dtype(I64))], 'out_spatial')
         rank = len(kernel) + 2
-        stop = concat(b, [b.const([np.iinfo(np.int64).max] * 2, 'all_nc', I64), out], 'stop')
+        stop = b.concat([b.const([np.iinfo(np.int64).max] * 2, 'all_nc', I64), out], 'stop')
         return b.op(Slice, [average, b.const(np.zeros(rank, I64), 'start'), stop, b.const(np.ones(rank, I64), 'step')],
                     'average')
 

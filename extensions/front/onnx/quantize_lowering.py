@@ -20,7 +20,7 @@ import numpy as np
 
 from extensions.front.onnx.cast_lowering import saturating_convert
 from extensions.front.onnx.elementwise_ext import input_dtype
-from mo.front.common.nn_formulas import I64, concat, per_channel, shape_tail
+from mo.front.common.nn_formulas import I64, per_channel, shape_tail
 from extensions.front.onnx.nn_lowering import grouped_weights, window
 from extensions.front.onnx.quantize_ext import FLOAT8_TYPES, FLOAT_QDQ_TYPES
 from mo.front.common.rule import Builder, OpRule
@@ -103,7 +103,7 @@ def along_axis(b: Builder, value, x, axis, block_size: int, rank, tag: str):
     tail = shape_tail(b, x, axis + 1, tag + '/tail')
     ones = b.op(Add, [b.op(Mul, [tail, b.const(np.array(0, I64), tag + '/zero')], tag + '/zeros'),
                       b.const(np.array(1, I64), tag + '/one')], tag + '/ones')
-    target = concat(b, [b.const(np.array([-1], I64), tag + '/channels'), ones], tag + '/shape')
+    target = b.concat([b.const(np.array([-1], I64), tag + '/channels'), ones], tag + '/shape')
     return b.op(Reshape, [value, target], tag)
 
 

@@ -15,8 +15,8 @@ ONNX and the opset differ in four ways, each bridged here:
 """
 import numpy as np
 
-from mo.front.common.nn_formulas import concat, like
-from mo.front.common.rnn_formulas import dims, reorder_gates, split, transpose
+from mo.front.common.nn_formulas import like
+from mo.front.common.rnn_formulas import reorder_gates, split
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
@@ -48,7 +48,7 @@ class _RecurrentLowering(OpRule):
     def biases(self, b: Builder, node: Node):
         """The opset's B ``[directions, gates * hidden]`` from ONNX's ``[directions, 2 * gates * hidden]``."""
         if not node.is_in_port_connected(B):
-            return zeros(b, node.in_port(X), dims(b, node.in_port(W), [0, 1], 'bias_shape'), 'bias')
+            return zeros(b, node.in_port(X), b.dims_of(node.in_port(W), [0, 1], 'bias_shape'), 'bias')
         wb, rb = split(b, node.in_port(B), 2, 1, 'wb_rb')
         return b.op(Add, [wb, rb], 'bias_sum')
 
@@ -58,22 +58,22 @@ class _RecurrentLowering(OpRule):
         if not node.is_in_port_connected(W) or not node.is_in_port_connected(R):
             raise Error('{} "{}": the inputs W and R are required', onnx_op, name)
         time_major = node.layout == 0
-        x = transpose(b, node.in_port(X), [1, 0, 2], 'x_batch_major') if time_major else node.in_port(X)
+        x = b.transpose(node.in_port(X), [1, 0, 2], 'x_batch_major') if time_major else node.in_port(X)
         initial_states = []
         for port in (INITIAL_H, INITIAL_C)[:self.states]:
             if node.is_in_port_connected(port):
                 state = node.in_port(port)
-                initial_states.append(transpose(b, state, [1, 0, 2], 'state{}'.format(port)) if time_major
+                initial_states.append(b.transpose(state, [1, 0, 2], 'state{}'.format(port)) if time_major
                                       else state)
             else:  # zeros [batch, directions, hidden]
-                shape = concat(b, [dims(b, x, [0], 'batch{}'.format(port)),
-                                   dims(b, node.in_port(R), [0, 2], 'directions_hidden{}'.format(port))],
+                shape = b.concat([b.dims_of(x, [0], 'batch{}'.format(port)),
+                                   b.dims_of(node.in_port(R), [0, 2], 'directions_hidden{}'.format(port))],
                                'state{}_shape'.format(port))
                 initial_states.append(zeros(b, x, shape, 'state{}'.format(port)))
         if node.is_in_port_connected(SEQUENCE_LENS):
             lengths = node.in_port(SEQUENCE_LENS)
         else:  # the whole time, for each batch element
-            lengths = b.op(Broadcast, [dims(b, x, [1], 'time'), dims(b, x, [0], 'batch')], 'lengths')
+            lengths = b.op(Broadcast, [b.dims_of(x, [1], 'time'), b.dims_of(x, [0], 'batch')], 'lengths')
         lengths = b.op(Convert, [lengths], 'lengths_i32', dst_type=np.dtype(np.int32))
         weights = reorder_gates(b, node.in_port(W), self.gate_order, 1, 'w')
         recurrence = reorder_gates(b, node.in_port(R), self.gate_order, 1, 'r')
@@ -84,10 +84,10 @@ class _RecurrentLowering(OpRule):
                         **attrs)
         # Y: the opset's [batch, directions, time, hidden] -> [time, directions, batch, hidden] or
         # [batch, time, directions, hidden]
-        outputs = [transpose(b, sequence.out_port(0), [2, 1, 0, 3] if time_major else [0, 2, 1, 3], 'y')]
+        outputs = [b.transpose(sequence.out_port(0), [2, 1, 0, 3] if time_major else [0, 2, 1, 3], 'y')]
         for port in range(1, 1 + self.states):
             state = sequence.out_port(port)
-            outputs.append(transpose(b, state, [1, 0, 2], 'state_out{}'.format(port)) if time_major else state)
+            outputs.append(b.transpose(state, [1, 0, 2], 'state_out{}'.format(port)) if time_major else state)
         b.inherit_name(sequence)
         return [out if node.is_out_port_connected(k) else None for k, out in enumerate(outputs)]
 
@@ -119,7 +119,7 @@ class ONNXGRULowering(_RecurrentLowering):
             return super().biases(b, node)
         if not node.is_in_port_connected(B):  # zeros [directions, 4 * hidden]
             return b.op(Concat, [super().biases(b, node),
-                                 zeros(b, node.in_port(X), dims(b, node.in_port(R), [0, 2], 'rb_h_shape'), 'rb_h')],
+                                 zeros(b, node.in_port(X), b.dims_of(node.in_port(R), [0, 2], 'rb_h_shape'), 'rb_h')],
                         'bias_lbr', axis=1)
         wb, rb = split(b, node.in_port(B), 2, 1, 'wb_rb')
         wz, wr, wh = split(b, wb, 3, 1, 'wb_zrh')

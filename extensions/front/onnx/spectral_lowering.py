@@ -6,9 +6,9 @@ float64, then the requested type); with inputs known at run time only they are R
 """
 import numpy as np
 
-from extensions.front.onnx.math_lowering import dimension, like, static_shape
+from extensions.front.onnx.math_lowering import DIM_NAMES, like, static_shape
 from extensions.front.onnx.tensor_lowering import move_axis
-from mo.front.common.formula_kit import F32, I64, cast, unsqueeze
+from mo.front.common.formula_kit import F32, I64
 from mo.front.common.rule import Builder, OpRule
 from mo.ops.convert import ConvertLike
 from mo.graph.graph import Node
@@ -64,7 +64,7 @@ class ONNXWindowLowering(OpRule):
             with np.errstate(divide='ignore', invalid='ignore'):
                 value = a0 - a1 * np.cos(2 * np.pi * n / period) + a2 * np.cos(4 * np.pi * n / period)
             return b.const(value.astype(node.out_type), 'window', node.out_type)
-        count = cast(b, node.in_port(0), F32, 'count')
+        count = b.cast(node.in_port(0), F32, 'count')
         n = b.op(Range, [b.const(0, 'start', F32), count, b.const(1, 'step', F32)], 'n', output_type=F32)
         period = count if node.periodic else b.op(Sub, [count, b.const(1, 'one', F32)], 'period')
         phase = b.op(Div, [b.op(Mul, [n, b.const(2 * np.pi, 'two_pi', F32)], 'angle'), period], 'phase')
@@ -74,7 +74,7 @@ class ONNXWindowLowering(OpRule):
             double = b.op(Mul, [phase, b.const(2, 'two', F32)], 'phase2')
             value = b.op(Add, [value, b.op(Mul, [b.const(a2, 'a2', F32), b.op(Cos, [double], 'cos2')], 'term2')],
                          'sum2')
-        return cast(b, value, node.out_type, 'window')
+        return b.cast(value, node.out_type, 'window')
 
 
 def mel_weight_matrix(num_mel_bins: int, dft_length: int, sample_rate, lower_hz, upper_hz) -> np.ndarray:
@@ -123,8 +123,8 @@ class ONNXMelWeightMatrixLowering(OpRule):
         (rows [1, num_mel_bins]) and j = 0 .. dft_length // 2 (a column), the entry is (R - j) / (R - C) for
         C <= j < R, else (j - L) / (C - L) for L <= j <= C (1 where C == L), else 0."""
         def f32(port, tag):
-            return cast(b, b.op(Reshape, [port, b.const([], tag + '/scalar_shape', I64)], tag + '/scalar'), F32, tag)
-        count = cast(b, b.op(Reshape, [node.in_port(0), b.const([], 'count_shape', I64)], 'count_scalar'), I64,
+            return b.cast(b.op(Reshape, [port, b.const([], tag + '/scalar_shape', I64)], tag + '/scalar'), F32, tag)
+        count = b.cast(b.op(Reshape, [node.in_port(0), b.const([], 'count_shape', I64)], 'count_scalar'), I64,
                      'count')
         length, rate, low, high = [f32(node.in_port(k), tag) for k, tag in
                                    ((1, 'dft_length'), (2, 'sample_rate'), (3, 'lower_hz'), (4, 'upper_hz'))]
@@ -136,9 +136,9 @@ class ONNXMelWeightMatrixLowering(OpRule):
                               b.const(mel_scale, tag + '/scale', F32)], tag)
         mel_low = mel(low, 'mel_low')
         points_count = b.op(Add, [count, b.const(2, 'two', I64)], 'points_count')
-        step = b.op(Div, [b.op(Sub, [mel(high, 'mel_high'), mel_low], 'mel_span'), cast(b, points_count, F32,
+        step = b.op(Div, [b.op(Sub, [mel(high, 'mel_high'), mel_low], 'mel_span'), b.cast(points_count, F32,
                                                                                           'points_f32')], 'mel_step')
-        index = cast(b, b.op(Range, [b.const(0, 'p_start', I64), points_count, b.const(1, 'p_step', I64)], 'p',
+        index = b.cast(b.op(Range, [b.const(0, 'p_start', I64), points_count, b.const(1, 'p_step', I64)], 'p',
                              output_type=I64), F32, 'p_f32')
         points = b.op(Add, [mel_low, b.op(Mul, [index, step], 'p_offsets')], 'mel_points')
         hertz = b.op(Mul, [b.op(Sub, [b.op(Exp, [b.op(Div, [points, b.const(mel_scale, 'mel_scale', F32)],
@@ -146,17 +146,17 @@ class ONNXMelWeightMatrixLowering(OpRule):
                            b.const(700, 'hz_700', F32)], 'hertz')
         scaled = b.op(Div, [b.op(Mul, [hertz, b.op(Add, [length, b.const(1, 'len_one', F32)], 'length_plus_1')],
                                  'hz_scaled'), rate], 'bin_position')
-        bins = unsqueeze(b, b.op(Floor, [scaled], 'bins'), [0], 'bins_row')
+        bins = b.unsqueeze(b.op(Floor, [scaled], 'bins'), [0], 'bins_row')
 
         def part(start, tag):  # bins[start : start + num_mel_bins] as a row
             return b.op(Slice, [bins, b.const([start], tag + '/start', I64),
-                                unsqueeze(b, b.op(Add, [count, b.const(start, tag + '/offset', I64)], tag + '/end'),
+                                b.unsqueeze(b.op(Add, [count, b.const(start, tag + '/offset', I64)], tag + '/end'),
                                           [0], tag + '/stop'), b.const([1], tag + '/step', I64),
                                 b.const([1], tag + '/axis', I64)], tag)
         left, center, right = part(0, 'left'), part(1, 'center'), part(2, 'right')
-        rows = b.op(Add, [b.op(Div, [cast(b, length, I64, 'length_i64'), b.const(2, 'half', I64)], 'half_length'),
+        rows = b.op(Add, [b.op(Div, [b.cast(length, I64, 'length_i64'), b.const(2, 'half', I64)], 'half_length'),
                           b.const(1, 'rows_one', I64)], 'rows')
-        j = unsqueeze(b, cast(b, b.op(Range, [b.const(0, 'j_start', I64), rows, b.const(1, 'j_step', I64)], 'j_i64',
+        j = b.unsqueeze(b.cast(b.op(Range, [b.const(0, 'j_start', I64), rows, b.const(1, 'j_step', I64)], 'j_i64',
                                       output_type=I64), F32, 'j_f32'), [1], 'j')
         zero, one = b.const(0, 'zero', F32), b.const(1, 'one', F32)
         falling = b.op(Div, [b.op(Sub, [right, j], 'to_right'), b.op(Sub, [right, center], 'fall_width')], 'falling')
@@ -168,15 +168,15 @@ class ONNXMelWeightMatrixLowering(OpRule):
         in_rise = b.op(LogicalAnd, [b.op(GreaterEqual, [j, left], 'from_start'),
                                     b.op(LessEqual, [j, center], 'to_center')], 'in_rise')
         weights = b.op(Select, [in_fall, falling, b.op(Select, [in_rise, rising, zero], 'rise_or_zero')], 'weights')
-        return cast(b, weights, node.out_type, 'matrix')
+        return b.cast(weights, node.out_type, 'matrix')
 
 
 def _fit(b: Builder, x, axis: int, length, tag: str):
     """``x`` cropped or zero-padded to ``length`` (an int64 scalar) along ``axis`` (either sign)."""
-    cropped = b.op(Slice, [x, b.const([0], tag + '/start', I64), unsqueeze(b, length, [0], tag + '/stop'),
+    cropped = b.op(Slice, [x, b.const([0], tag + '/start', I64), b.unsqueeze(length, [0], tag + '/stop'),
                            b.const([1], tag + '/step', I64), b.const([axis], tag + '/axis', I64)], tag + '/cropped')
     shape = b.op(ShapeOf, [cropped], tag + '/shape', output_type=I64)
-    rank = dimension(b, shape, 0, tag + '/rank')
+    rank = b.dim_of(shape, 0, tag + '/rank', const_names=DIM_NAMES)
     where = b.const(axis, tag + '/where', I64) if axis >= 0 else \
         b.op(Add, [rank, b.const(axis, tag + '/back', I64)], tag + '/where')
     dims = b.op(Range, [b.const(0, tag + '/first', I64), rank, b.const(1, tag + '/one', I64)], tag + '/dims',
@@ -185,7 +185,7 @@ def _fit(b: Builder, x, axis: int, length, tag: str):
     missing = b.op(Sub, [length, size], tag + '/missing')
     zero = b.const(0, tag + '/zero', I64)
     after = b.op(Select, [b.op(Equal, [dims, where], tag + '/is_axis'), missing, zero], tag + '/pads_end')
-    before = b.op(Broadcast, [zero, unsqueeze(b, rank, [0], tag + '/rank_vector')], tag + '/pads_begin')
+    before = b.op(Broadcast, [zero, b.unsqueeze(rank, [0], tag + '/rank_vector')], tag + '/pads_begin')
     return b.op(Pad, [cropped, before, after, like(b, 0, x, tag + '/fill')], tag, pad_mode='constant')
 
 
@@ -194,7 +194,7 @@ def _real_bins_exact(b: Builder, transformed, last, axis: int):
     imaginary parts of points 0 and n / 2 set to 0: for a real signal these are sums of the samples with factors
     1 and (-1)^j, real exactly, but OpenVINO's f32 twiddle factors (sin(pi j) is not 0 in f32) leave an
     imaginary part of some 1e-6 of the signal's magnitude there, where the exact result is 0."""
-    n = dimension(b, transformed, axis, 'points_all')
+    n = b.dim_of(transformed, axis, 'points_all', const_names=DIM_NAMES)
     k = b.op(Range, [b.const(0, 'k_start', I64), n, b.const(1, 'k_step', I64)], 'k', output_type=I64)
     zero = b.const(0, 'k_zero', I64)
     at_zero = b.op(Equal, [k, zero], 'at_zero')
@@ -202,7 +202,7 @@ def _real_bins_exact(b: Builder, transformed, last, axis: int):
     real_point = b.op(LogicalOr, [at_zero, at_half], 'real_point')
     # the imaginary factor: 0 at those points of a real signal (last = 0), 1 elsewhere and for complex signals
     keep = b.op(Maximum, [b.op(Select, [real_point, zero, b.const(1, 'k_one', I64)], 'kept'), last], 'keep')
-    pairs = b.op(Add, [b.op(Mul, [unsqueeze(b, keep, [1], 'keep_column'), b.const([0, 1], 'imag_only', I64)],
+    pairs = b.op(Add, [b.op(Mul, [b.unsqueeze(keep, [1], 'keep_column'), b.const([0, 1], 'imag_only', I64)],
                                 'imag_factor'), b.const([1, 0], 'real_one', I64)], 'pair_factor')
     # [n, 2] aligned with transformed: [n, 1, ..., 1, 2], one 1 per axis between ``axis`` and the complex one
     if axis < 0:
@@ -247,36 +247,36 @@ class ONNXDFTLowering(OpRule):
         # the opset counts the axes of the complex tensor without its trailing 2; ONNX's -2 is its -1
         transform_axis = b.const([axis + 1 if axis < 0 else axis], 'axes', I64)
         # complex = x[..., [0, last]] * [1, last], last = parts - 1: [re, im] for complex input, [re, 0] for real
-        last = b.op(Sub, [dimension(b, x, -1, 'parts'), b.const(1, 'one', I64)], 'last')
+        last = b.op(Sub, [b.dim_of(x, -1, 'parts', const_names=DIM_NAMES), b.const(1, 'one', I64)], 'last')
         indices = b.op(Mul, [b.const([0, 1], 'which', I64), last], 'indices')
         pair = b.op(Gather, [x, indices, b.const(-1, 'part_axis', I64)], 'pair')
         factor = b.op(Add, [b.const([1, 0], 'real_factor', I64), indices], 'factor')
         signal = b.op(Mul, [pair, b.op(ConvertLike, [factor, x], 'factor_typed')], 'complex')
         length = None
         if node.is_in_port_connected(1):
-            length = cast(b, node.in_port(1), I64, 'length_i64')
+            length = b.cast(node.in_port(1), I64, 'length_i64')
             length = b.op(Gather, [b.op(Broadcast, [length, b.const([1], 'one_vec', I64)], 'length_vec'),
                                    b.const(0, 'first', I64), b.const(0, 'first_axis', I64)], 'length')
         if node.inverse and node.onesided:
             if length is None:  # a full signal of 2 (m - 1) points from m
-                m = dimension(b, signal, axis, 'half_points')
+                m = b.dim_of(signal, axis, 'half_points', const_names=DIM_NAMES)
                 length = b.op(Mul, [b.op(Sub, [m, b.const(1, 'one_pt', I64)], 'm_minus_1'), b.const(2, 'two_pt', I64)],
                               'length')
             half = b.op(Add, [b.op(Div, [length, b.const(2, 'half_div', I64)], 'half'), b.const(1, 'half_one', I64)],
                         'half_points')
             spectrum = _fit(b, signal, axis, half, 'fit')
-            real = b.op(IRDFT, [spectrum, transform_axis, unsqueeze(b, length, [0], 'signal_size')], 'irdft')
-            return unsqueeze(b, real, [-1], 'real')
+            real = b.op(IRDFT, [spectrum, transform_axis, b.unsqueeze(length, [0], 'signal_size')], 'irdft')
+            return b.unsqueeze(real, [-1], 'real')
         if length is not None:
             signal = _fit(b, signal, axis, length, 'fit')
         transformed = b.op(IDFT if node.inverse else DFT, [signal, transform_axis], 'idft' if node.inverse else 'dft')
         transformed = _real_bins_exact(b, transformed, last, axis)
         if not node.onesided:
             return transformed
-        points = dimension(b, transformed, axis, 'points')
+        points = b.dim_of(transformed, axis, 'points', const_names=DIM_NAMES)
         stop = b.op(Add, [b.op(Div, [points, b.const(2, 'half_div', I64)], 'half'), b.const(1, 'half_one', I64)],
                     'stop')
-        return b.op(Slice, [transformed, b.const([0], 'begin', I64), unsqueeze(b, stop, [0], 'stop_vec'),
+        return b.op(Slice, [transformed, b.const([0], 'begin', I64), b.unsqueeze(stop, [0], 'stop_vec'),
                             b.const([1], 'stride', I64), b.const([axis], 'slice_axis', I64)], 'onesided')
 
 

@@ -42,11 +42,6 @@ def scalar(b: Builder, port, suffix: str):
     return b.op(Reshape, [port, i64(b, [], suffix + '/shape')], suffix)
 
 
-def dimension(b: Builder, shape, axis: int, suffix: str):
-    """Dimension ``axis`` of ``shape`` (a ShapeOf) as an int64 scalar."""
-    return b.op(Gather, [shape, i64(b, axis, suffix + '/index'), i64(b, 0, suffix + '/axis')], suffix)
-
-
 def constant_input(node: Node, port: int):
     """The value of input ``port`` when a Const feeds it, else None."""
     if not node.is_in_port_connected(port):
@@ -146,7 +141,7 @@ class SplitLowering(OpRule):
         if count < 1:
             raise Error('Split "{}": num_outputs is {}', node_name(node), count)
         x = node.in_port(0).get_source()
-        dim = dimension(b, b.op(ShapeOf, [x], 'shape', output_type=np.int64), axis, 'dim')
+        dim = b.element(b.shape_of(x, 'shape'), axis, 'dim')
         chunk = b.op(Div, [b.op(Add, [dim, i64(b, count - 1, 'round_up')], 'padded'), i64(b, count, 'count')], 'chunk')
         chunk = b.op(Reshape, [chunk, i64(b, [1], 'one_element')], 'chunk_1d', special_zero=False)
         parts = []
@@ -194,8 +189,8 @@ class TriluLowering(OpRule):
         x = node.in_port(0).get_source()
         shape = b.op(ShapeOf, [x], 'shape', output_type=np.int64)
         zero, one = i64(b, 0, 'zero'), i64(b, 1, 'one')
-        rows = b.op(Range, [zero, dimension(b, shape, -2, 'rows'), one], 'row_numbers', output_type=np.int64)
-        columns = b.op(Range, [zero, dimension(b, shape, -1, 'columns'), one], 'column_numbers', output_type=np.int64)
+        rows = b.op(Range, [zero, b.element(shape, -2, 'rows'), one], 'row_numbers', output_type=np.int64)
+        columns = b.op(Range, [zero, b.element(shape, -1, 'columns'), one], 'column_numbers', output_type=np.int64)
         rows = b.op(Unsqueeze, [rows, i64(b, [1], 'column_axis')], 'row_column')
         offset = b.op(Sub, [columns, rows], 'offset')
         k = scalar(b, node.in_port(1), 'k') if node.is_in_port_connected(1) else i64(b, 0, 'k')
@@ -228,7 +223,7 @@ class EyeLikeLowering(OpRule):
         x = node.in_port(0).get_source()
         shape = b.op(ShapeOf, [x], 'shape', output_type=np.int64)
         dtype = onnx_attr(node, 'dtype', 'i', None)
-        eye = b.op(Eye, [dimension(b, shape, 0, 'rows'), dimension(b, shape, 1, 'columns'),
+        eye = b.op(Eye, [b.element(shape, 0, 'rows'), b.element(shape, 1, 'columns'),
                          i64(b, onnx_attr(node, 'k', 'i', 0), 'k')], 'eye',
                    output_type=np.float32 if dtype is None else np_dtype(dtype, 'EyeLike "{}"'.format(node_name(node))))
         return eye if dtype is not None else b.op(ConvertLike, [eye, x], 'like')
@@ -296,7 +291,7 @@ class CumProdLowering(OpRule):
     def _cumprod(b: Builder, x, axis: int, exclusive, reverse):
         shape = b.op(ShapeOf, [x], 'shape', output_type=np.int64)
         zero, one = i64(b, 0, 'zero'), i64(b, 1, 'one')
-        numbers = b.op(Range, [zero, dimension(b, shape, axis, 'n'), one], 'numbers', output_type=np.int64)
+        numbers = b.op(Range, [zero, b.element(shape, axis, 'n'), one], 'numbers', output_type=np.int64)
         i = b.op(Unsqueeze, [numbers, i64(b, [1], 'i_axis')], 'i')
         compare = {(0, 0): LessEqual, (1, 0): Less, (0, 1): GreaterEqual}.get((exclusive, reverse))
         # reverse and exclusive: j > i, i.e. i < j

@@ -19,7 +19,7 @@ is folded into the codes instead: ``code - 2^(bits-1)`` is a signed code, the sy
 """
 import numpy as np
 
-from mo.front.common.nn_formulas import I64, concat
+from mo.front.common.nn_formulas import I64
 from extensions.front.onnx.quantize_lowering import _convert_shape_only
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -170,7 +170,7 @@ def padded_last_axis(b: Builder, x, extra: int, tag: str):
     leading = b.op(Slice, [zeros, b.const(np.array([0], I64), tag + '/start'),
                            b.const(np.array([-1], I64), tag + '/stop'), b.const(np.array([1], I64), tag + '/step')],
                    tag + '/leading')
-    pads_end = concat(b, [leading, b.const(np.array([extra], I64), tag + '/extra')], tag + '/pads_end')
+    pads_end = b.concat([leading, b.const(np.array([extra], I64), tag + '/extra')], tag + '/pads_end')
     return b.op(Pad, [x, zeros, pads_end], tag, pad_mode='constant')
 
 

@@ -10,13 +10,12 @@ from mo.ops.activation_ops import Exp, Log, Sigmoid, Abs
 from mo.ops.broadcast import Broadcast
 from mo.ops.concat import Concat
 from mo.ops.convert import Convert
-from mo.ops.elementwise import Add, Div, GreaterEqual, Maximum, Minimum, Mul, Pow, Sub
 from mo.ops.gather import Gather
+from mo.ops.elementwise import Add, Div, GreaterEqual, Maximum, Minimum, Mul, Pow, Sub
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceSum
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
-from mo.ops.shapeof import ShapeOf
 from mo.ops.split import Split, VariadicSplit
 from mo.ops.tensor_ops import CumSum
 from mo.ops.transpose import Transpose
@@ -38,8 +37,11 @@ def _port(node: Node, slot: str, required: bool = True):
 
 
 def _dim(b: Builder, tensor, index: int, tag: str, dtype=F32):
-    """``shape(tensor)[index]`` as a 1-element tensor of ``dtype``."""
-    shape = b.op(ShapeOf, [tensor], tag + '/shape')
+    """``shape(tensor)[index]`` as a 1-element tensor of ``dtype``.
+
+    Not ``b.dim_of``: its Gather is named ``<tag>/i64`` but its constants ``<tag>/index`` and ``<tag>/axis``
+    (``b.element`` names them after the Gather), and with a dynamic shape they are in the IR."""
+    shape = b.shape_of(tensor, tag + '/shape')
     picked = b.op(Gather, [shape, b.const([index], tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag + '/i64')
     return picked if dtype == I64 else b.op(Convert, [picked], tag, dst_type=np.dtype(dtype))
 

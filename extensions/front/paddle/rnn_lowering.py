@@ -16,7 +16,7 @@ input, the forward features first as Paddle concatenates them. What differs from
 import numpy as np
 
 from mo.front.common.nn_formulas import I64
-from mo.front.common.rnn_formulas import dims, reorder_gates, split, transpose
+from mo.front.common.rnn_formulas import reorder_gates, split
 from extensions.front.paddle.interp_lowering import slot_ports
 from extensions.front.paddle.rnn_ext import MODES
 from mo.front.common.rule import Builder, OpRule
@@ -61,11 +61,11 @@ class PaddleRNNLowering(OpRule):
             raise Error('rnn "{}": {} PreState tensors, {} expected for mode {}', b.name, len(state_ports), states,
                         mode)
         weights = [node.in_port(p) for p in weight_ports]
-        x = transpose(b, node.in_port(x_ports[0]), [1, 0, 2], 'x_batch_major')
+        x = b.transpose(node.in_port(x_ports[0]), [1, 0, 2], 'x_batch_major')
         if length_ports:
             lengths = b.op(Convert, [node.in_port(length_ports[0])], 'lengths', dst_type=np.dtype(np.int32))
         else:
-            lengths = b.op(Convert, [b.op(Broadcast, [dims(b, x, [1], 'time'), dims(b, x, [0], 'batch')],
+            lengths = b.op(Convert, [b.op(Broadcast, [b.dims_of(x, [1], 'time'), b.dims_of(x, [0], 'batch')],
                                           'all_time')], 'lengths', dst_type=np.dtype(np.int32))
         initial = [split(b, node.in_port(p), layers, 0, 'state{}_layers'.format(s)) if layers > 1
                    else [node.in_port(p)] for s, p in enumerate(state_ports)]
@@ -82,7 +82,7 @@ class PaddleRNNLowering(OpRule):
             biases = [self._bias(b, mode, weights[2 * cells + 2 * k], weights[2 * cells + 2 * k + 1], order,
                                  '{}/b{}'.format(tag, k)) for k in cell_ids]
             bias = _stack(b, biases, tag + '/b')
-            h0 = [transpose(b, initial[s][layer], [1, 0, 2], '{}/state{}'.format(tag, s)) for s in range(states)]
+            h0 = [b.transpose(initial[s][layer], [1, 0, 2], '{}/state{}'.format(tag, s)) for s in range(states)]
             attrs = {'hidden_size': int(node.hidden_size),
                      'direction': 'bidirectional' if directions == 2 else 'forward'}
             # the runtime reads the activations from the IR even where the opset has defaults
@@ -91,11 +91,11 @@ class PaddleRNNLowering(OpRule):
                 attrs['linear_before_reset'] = True
             sequence = b.op(SEQUENCE_OPS[mode], [x] + h0 + [lengths, w, r, bias], tag + '/sequence', **attrs)
             for s in range(states):  # [batch, directions, hidden] -> [directions, batch, hidden]
-                finals[s].append(transpose(b, sequence.out_port(1 + s), [1, 0, 2], '{}/final{}'.format(tag, s)))
+                finals[s].append(b.transpose(sequence.out_port(1 + s), [1, 0, 2], '{}/final{}'.format(tag, s)))
             # [batch, directions, time, hidden] -> [batch, time, directions * hidden]
-            y = transpose(b, sequence.out_port(0), [0, 2, 1, 3], tag + '/y_bt')
+            y = b.transpose(sequence.out_port(0), [0, 2, 1, 3], tag + '/y_bt')
             x = b.op(Reshape, [y, b.const([0, 0, -1], tag + '/y_shape', I64)], tag + '/y', special_zero=True)
-        out = transpose(b, x, [1, 0, 2], 'out')
+        out = b.transpose(x, [1, 0, 2], 'out')
         final_states = [f[0] if len(f) == 1 else b.op(Concat, f, 'final_state{}'.format(s), axis=0,
                                                       in_ports_count=len(f))
                         for s, f in enumerate(finals)]

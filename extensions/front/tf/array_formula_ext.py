@@ -3,7 +3,8 @@ UnravelIndex), permutations and sequences (InvertPermutation, LinSpace, Cumprod)
 Unique, UniqueWithCounts), ToBool, XLA's dynamic slices and Multinomial sampling.
 
 The nodes keep their TensorFlow op name (prefixed ``TF`` where an opset op of the same name exists) with
-their element types and attributes; ``array_lowering`` builds each from opset ops.
+their element types and attributes; ``array_lowering`` builds each from opset ops. Unique and UniqueWithCounts
+become the ``FrameworkUnique`` that every framework's Unique becomes (``extensions/front/common_lowering.py``).
 """
 import numpy as np
 
@@ -29,14 +30,22 @@ LOWERED = {
                    'overflow); seed and seed2 as its seeds: TF\'s distribution, not TF\'s draws',
 }
 
+#: the outputs of the opset's Unique (values, first indices, each element's index, counts) TF's ops have
+UNIQUE_OUTPUTS = {'Unique': [0, 2], 'UniqueWithCounts': [0, 2, 3]}
+
+
 class LoweredArrayExtractor(LoweredExtractor):
     """Array ops built from several opset ops by ``array_lowering``."""
     op = sorted(LOWERED)
     table = LOWERED
-    renamed = {'Unique': 'TFUnique'}
+    # both are the shared FrameworkUnique (extensions/front/common_lowering.py)
+    renamed = {'Unique': 'FrameworkUnique', 'UniqueWithCounts': 'FrameworkUnique'}
 
     @classmethod
     def attributes(cls, node):
+        if node.op in UNIQUE_OUTPUTS:  # unsorted, of the flattened input, indices of out_idx (below)
+            return {'unique_outputs': UNIQUE_OUTPUTS[node.op], 'sorted': False, 'axis': None,
+                    'out_type': tf_dtype_attr(node, 'out_idx', None)}
         return {'out_type': tf_dtype_attr(node, 'out_type', None) or tf_dtype_attr(node, 'out_idx', None),
                 'index_type': tf_dtype_attr(node, 'Tidx', None),
                 'exclusive': bool(tf_attr(node, 'exclusive', False)), 'reverse': bool(tf_attr(node, 'reverse', False)),

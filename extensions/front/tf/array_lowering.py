@@ -6,8 +6,7 @@ ones fold.
 import numpy as np
 
 from extensions.front.tf.array_formula_ext import output_type
-from mo.front.common.formulas import (as_int64, concat, int_range, rank_of, shape_of, squeeze, to_vector, unravel,
-                                          unsqueeze, vector_length)
+from mo.front.common.formulas import as_int64, int_range, squeeze, to_vector, unravel, unsqueeze, vector_length
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
@@ -20,7 +19,7 @@ from mo.ops.pad import Pad
 from mo.ops.reduce import ReduceLogicalOr, ReduceMax, ReduceProd
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
-from mo.ops.sequence_ops import Multinomial, Unique
+from mo.ops.sequence_ops import Multinomial
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.tensor_ops import NonZero, ScatterNDUpdate
@@ -36,13 +35,13 @@ class BroadcastArgsLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         dtype = node_dtype(node, np.int32)
-        lengths = [shape_of(b, node.in_port(i), 'length_{}'.format(i)) for i in (0, 1)]
+        lengths = [b.shape_of(node.in_port(i), 'length_{}'.format(i)) for i in (0, 1)]
         longest = b.op(Maximum, lengths, 'longest')
         padded = []
         for i, length in enumerate(lengths):
             missing = b.op(Sub, [longest, length], 'missing_{}'.format(i))
             ones = b.op(Broadcast, [b.const(1, 'one_{}'.format(i), dtype), missing], 'ones_{}'.format(i))
-            padded.append(concat(b, [ones, node.in_port(i)], 'padded_{}'.format(i)))
+            padded.append(b.concat([ones, node.in_port(i)], 'padded_{}'.format(i)))
         is_one = b.op(Equal, [padded[0], b.const(1, 'one', dtype)], 'first_is_one')
         return b.op(Select, [is_one, padded[1], padded[0]], 'broadcast_shape')
 
@@ -73,7 +72,7 @@ class InvertPermutationLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         dtype = node_dtype(node, np.int32)
         x = node.in_port(0)
-        zeros = b.op(Broadcast, [b.const(0, 'zero', dtype), shape_of(b, x, 'shape')], 'zeros')
+        zeros = b.op(Broadcast, [b.const(0, 'zero', dtype), b.shape_of(x, 'shape')], 'zeros')
         count = b.op(Convert, [vector_length(b, x, 'length')], 'count', dst_type=dtype)
         positions = int_range(b, count, dtype, 'positions')
         return b.op(ScatterNDUpdate, [zeros, unsqueeze(b, x, -1, 'indices'), positions], 'inverse')
@@ -114,12 +113,12 @@ class CumprodLowering(OpRule):
         axis = int(np.ravel(axis)[0])
         x = node.in_port(0).get_source()
         if axis >= 0:
-            insert, reduce, rank = axis, axis + 1, rank_of(b, x, 'rank')
+            insert, reduce, rank = axis, axis + 1, b.rank_of(x, 'rank')
             after = b.op(Sub, [rank, b.const([axis + 1], 'leading', np.int64)], 'after')
         else:
             insert, reduce = axis - 1, axis
             after = b.const([-axis - 1], 'after', np.int64)
-        length = b.op(Gather, [shape_of(b, x, 'shape'), b.const(axis, 'axis', np.int64),
+        length = b.op(Gather, [b.shape_of(x, 'shape'), b.const(axis, 'axis', np.int64),
                                b.const(0, 'gather_axis', np.int64)], 'length')
         position = int_range(b, length, _I64, 'position')
         i = unsqueeze(b, position, -1, 'i')
@@ -127,7 +126,7 @@ class CumprodLowering(OpRule):
                    (True, True): Greater}[(node.exclusive, node.reverse)]
         mask = b.op(compare, [position, i], 'mask')  # [i, j]
         ones = b.op(Broadcast, [b.const(1, 'one_dim', np.int64), after], 'trailing')
-        mask_shape = concat(b, [shape_of(b, mask, 'mask_shape'), ones], 'mask_layout')
+        mask_shape = b.concat([b.shape_of(mask, 'mask_shape'), ones], 'mask_layout')
         mask = b.op(Reshape, [mask, mask_shape], 'mask_over_axes', special_zero=False)
         spread = b.op(Select, [mask, unsqueeze(b, x, insert, 'spread_x'), b.const(1, 'one')], 'factors')
         return b.op(ReduceProd, [spread, b.const([reduce], 'reduce_axis', np.int64)], 'cumprod', keep_dims=False)
@@ -148,23 +147,6 @@ class ListDiffLowering(OpRule):
         return [values, b.op(Convert, [positions], 'indices', dst_type=output_type(node))]
 
 
-class UniqueLowering(OpRule):
-    """Unique(x) = outputs 0 (values in order of first occurrence) and 2 (each element's index) of the opset's
-    Unique (unsorted); UniqueWithCounts adds output 3 (the counts)."""
-    op = 'TFUnique'
-
-    def rewrite(self, node: Node, b: Builder):
-        dtype = output_type(node)
-        unique = b.op(Unique, [node.in_port(0)], 'unique', sorted=False, index_element_type=dtype,
-                      count_element_type=dtype)
-        ports = [unique.out_port(0), unique.out_port(2)]
-        return ports + [unique.out_port(3)] if node.op == 'UniqueWithCounts' else ports
-
-
-class UniqueWithCountsLowering(UniqueLowering):
-    op = 'UniqueWithCounts'
-
-
 class ToBoolLowering(OpRule):
     """ToBool(x) = Select(rank(x) == 0, x != 0, Size(x) > 0): a scalar's truth, else non-emptiness."""
     op = 'ToBool'
@@ -179,7 +161,7 @@ class ToBoolLowering(OpRule):
                      'truth', keep_dims=False)
         size = vector_length(b, flat, 'size')
         non_empty = b.op(Greater, [size, b.const(0, 'no_elements', np.int64)], 'non_empty')
-        scalar = b.op(Equal, [squeeze(b, rank_of(b, x, 'rank'), 0, 'rank_scalar'), b.const(0, 'rank_zero', np.int64)],
+        scalar = b.op(Equal, [squeeze(b, b.rank_of(x, 'rank'), 0, 'rank_scalar'), b.const(0, 'rank_zero', np.int64)],
                       'is_scalar')
         return b.op(Select, [scalar, truth, non_empty], 'to_bool')
 
@@ -197,10 +179,10 @@ class XlaDynamicSliceLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0).get_source()
         size = as_int64(b, node.in_port(2), 'size')
-        room = b.op(Sub, [shape_of(b, x, 'shape'), size], 'room')
+        room = b.op(Sub, [b.shape_of(x, 'shape'), size], 'room')
         start = _clamped_start(b, as_int64(b, node.in_port(1), 'start'), room, 'begin')
         stop = b.op(Add, [start, size], 'end')
-        step = b.op(Broadcast, [b.const(1, 'one', np.int64), shape_of(b, size, 'rank')], 'step')
+        step = b.op(Broadcast, [b.const(1, 'one', np.int64), b.shape_of(size, 'rank')], 'step')
         return b.op(Slice, [x, start, stop, step], 'slice')
 
 
@@ -211,8 +193,8 @@ class XlaDynamicUpdateSliceLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x, update = node.in_port(0).get_source(), node.in_port(1).get_source()
-        update_shape = shape_of(b, update, 'update_shape')
-        room = b.op(Sub, [shape_of(b, x, 'shape'), update_shape], 'room')
+        update_shape = b.shape_of(update, 'update_shape')
+        room = b.op(Sub, [b.shape_of(x, 'shape'), update_shape], 'room')
         before = _clamped_start(b, as_int64(b, node.in_port(2), 'start'), room, 'before')
         after = b.op(Sub, [room, before], 'after')
         placed = b.op(Pad, [update, before, after, b.const(0, 'zero')], 'placed', pad_mode='constant')

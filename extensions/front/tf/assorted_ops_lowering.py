@@ -8,7 +8,7 @@ import numpy as np
 
 from extensions.front.tf.fft_ext import real_type
 from extensions.front.tf.dense_list import dims
-from mo.front.common.formulas import as_int64, row_major_strides, shape_of
+from mo.front.common.formulas import as_int64, row_major_strides
 from extensions.ops.ctc_loss import CTCLoss
 from extensions.ops.opset_tensor import ScatterElementsUpdate
 from mo.front.common.rule import Builder, OpRule, node_dtype
@@ -91,7 +91,7 @@ class SparseTensorDenseAddLowering(OpRule):
     op = 'SparseTensorDenseAdd'
 
     def rewrite(self, node: Node, b: Builder):
-        dense = densified(b, node.in_port(0), node.in_port(1), shape_of(b, node.in_port(3), 'b_shape'),
+        dense = densified(b, node.in_port(0), node.in_port(1), b.shape_of(node.in_port(3), 'b_shape'),
                           node_dtype(node))
         return b.op(Add, [node.in_port(3), dense], 'add')
 
@@ -117,7 +117,7 @@ class ListResizeAsSlice(OpRule):
         lst = node.in_port(0).get_source()
         size = b.op(Reshape, [b.op(Convert, [node.in_port(1)], 'size_i64', dst_type=np.dtype(np.int64)),
                               b.const([1], 'one', np.int64)], 'size')
-        element = dims(b, shape_of(b, lst, 'list_shape'), 1, None, 'element_shape')
+        element = dims(b, b.shape_of(lst, 'list_shape'), 1, None, 'element_shape')
         zero = b.op(ConvertLike, [b.const(0, 'zero', np.float32), lst], 'zero')
         zeros = b.op(Broadcast, [zero, b.op(Concat, [size, element], 'zeros_shape', axis=0, in_ports_count=2)],
                      'zeros')
@@ -143,13 +143,13 @@ class CTCLossLowering(OpRule):
         indices = as_int64(b, node.in_port(1), 'indices_i64')
         rows = b.op(Gather, [indices, b.const(0, 'row_column', np.int64), b.const(1, 'column_axis', np.int64)],
                     'label_rows')
-        logits_shape = shape_of(b, logits, 'logits_shape')
+        logits_shape = b.shape_of(logits, 'logits_shape')
         batch = dims(b, logits_shape, 0, 1, 'batch')
         labels = b.op(ScatterNDUpdate, [
             b.op(Broadcast, [b.const(0, 'zero_label', np.int32), dims(b, logits_shape, 0, 2, 'labels_shape')],
                  'no_labels'),
             indices, b.op(Convert, [node.in_port(2)], 'values_i32', dst_type=np.dtype(np.int32))], 'labels')
-        ones = b.op(Broadcast, [b.const(1, 'one_label', np.int32), shape_of(b, rows, 'label_count')], 'ones')
+        ones = b.op(Broadcast, [b.const(1, 'one_label', np.int32), b.shape_of(rows, 'label_count')], 'ones')
         counts = b.op(ScatterElementsUpdate, [b.op(Broadcast, [b.const(0, 'zero_count', np.int32), batch], 'zeros'),
                                               rows, ones, b.const(0, 'count_axis', np.int64)], 'label_length',
                       reduction='sum', use_init_val=True)

@@ -20,7 +20,7 @@ f == 1). Half inputs are computed in float32, as TF computes them (its statistic
 """
 import numpy as np
 
-from mo.front.common.formula_kit import F32, I64, cast, float_input
+from mo.front.common.formula_kit import F32, I64, float_input
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt
@@ -73,7 +73,7 @@ def training_batch_norm(node: Node, b: Builder) -> list:
                    per_channel(node.in_port(2), 'offset_per_channel')], 'shift_add')
     dtype = np.dtype(node.soft_get('data_type', None) or F32)
     if dtype != F32:
-        y = cast(b, y, dtype, 'y')
+        y = b.cast(y, dtype, 'y')
     outputs = [y, None, None, mean, variance]
     if node.is_out_port_connected(1) or node.is_out_port_connected(2):
         outputs[1], outputs[2] = _running_statistics(node, b, x, axes, mean, variance)
@@ -86,7 +86,7 @@ def _running_statistics(node: Node, b: Builder, x, axes, mean, variance):
     # n elements per channel: the product of the other dimensions (a constant once the shape is known)
     dims = b.op(Gather, [b.op(ShapeOf, [x], 'shape', output_type=np.dtype(I64)), axes,
                          b.const(0, 'shape_axis', I64)], 'reduced_dims')
-    count = cast(b, b.op(ReduceProd, [dims, b.const([0], 'count_axis', I64)], 'count_int', keep_dims=False),
+    count = b.cast(b.op(ReduceProd, [dims, b.const([0], 'count_axis', I64)], 'count_int', keep_dims=False),
                  F32, 'count')
     # n / (n - 1), and 1 for a single element (TF keeps the biased variance then: zero)
     bessel = b.op(Div, [count, b.op(Maximum, [b.op(Sub, [count, b.const(1.0, 'one', F32)], 'count_less_one'),

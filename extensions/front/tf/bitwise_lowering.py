@@ -13,7 +13,7 @@ Keras 3's ``signbit`` on floats (behind ``keras.ops.argmax``) is ``BitwiseAnd(Bi
 """
 import numpy as np
 
-from mo.front.common.formula_kit import F32, cast
+from mo.front.common.formula_kit import F32
 from extensions.ops.bitcast import Bitcast as BitcastOp
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -124,4 +124,4 @@ class SignBitTest(OpRule):
         signed = np.dtype('i{}'.format(int_type.itemsize))
         bit = b.op(Select, [negative, b.const(np.iinfo(signed).min, 'sign', signed), b.const(0, 'no_sign', signed)],
                    'sign_bit')
-        return bit if signed == int_type else cast(b, bit, int_type, 'sign_bit/' + int_type.name)
+        return bit if signed == int_type else b.cast(bit, int_type, 'sign_bit/' + int_type.name)

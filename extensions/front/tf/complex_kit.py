@@ -5,7 +5,7 @@ and ports (or nodes) holding float forms and returns the node of the result's fl
 import numpy as np
 
 from extensions.front.tf.fft_ext import real_type
-from mo.front.common.formula_kit import I64, cast
+from mo.front.common.formula_kit import I64
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.tf.extractor_utils import tf_dtype_attr
 from mo.graph.graph import Node
@@ -73,7 +73,7 @@ def shifted_axes(b, node: Node, port: int):
     if value is not None:
         value = np.asarray(value)
         return b.const(np.where(value < 0, value - 1, value).astype(value.dtype), 'axes_float_form', value.dtype)
-    axes = cast(b, node.in_port(port), I64, 'axes_i64')
+    axes = b.cast(node.in_port(port), I64, 'axes_i64')
     return b.op(Select, [b.op(Less, [axes, b.const(0, 'zero_axis', I64)], 'negative'),
                          b.op(Sub, [axes, b.const(1, 'one_axis', I64)], 'past_parts'), axes], 'axes_float_form')
 

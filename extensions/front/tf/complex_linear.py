@@ -16,7 +16,7 @@ The inverse trig and hyperbolic functions live in ``complex_inverse_trig``.
 """
 from extensions.front.tf import complex_inverse_trig
 from extensions.front.tf.complex_kit import pair, parts, parts_type, shifted_axes, squared_norm
-from mo.front.common.formula_kit import I64, unsqueeze
+from mo.front.common.formula_kit import I64
 from extensions.front.tf.tensor_ext import constant_input
 from extensions.ops.matrix_inverse import MatrixInverse
 from mo.ops.activation_ops import Sqrt
@@ -50,7 +50,7 @@ def _conjugated_parts(b, z, conjugate: bool, dtype, tag: str):
 def _joined(b, real, imag):
     """The float form of real + imag i from parts without the trailing dimension (once per rewrite: the names are
     fixed)."""
-    return pair(b, unsqueeze(b, real, [-1], 'real_part'), unsqueeze(b, imag, [-1], 'imag_part'), 'complex')
+    return pair(b, b.unsqueeze(real, [-1], 'real_part'), b.unsqueeze(imag, [-1], 'imag_part'), 'complex')
 
 
 def _complex_product(b, x, y, product):

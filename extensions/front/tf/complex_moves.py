@@ -17,7 +17,7 @@ import numpy as np
 
 from extensions.front.tf.complex_kit import is_complex_type, pair, parts_type
 from extensions.front.tf.fft_ext import real_type
-from mo.front.common.formula_kit import I64, cast, unsqueeze
+from mo.front.common.formula_kit import I64
 from extensions.front.tf.tensor_ext import constant_input
 from mo.graph.graph import Node
 from mo.ops.concat import Concat
@@ -61,8 +61,8 @@ def part_by_part(complex_inputs: tuple, complex_outputs: tuple = (0,)):
                         if port in complex_inputs else in_port.get_source()
                     source.connect(run.in_port(port))
             runs.append(run)
-        outputs = [pair(b, unsqueeze(b, runs[0].out_port(port), [-1], 'real/out{}'.format(port)),
-                        unsqueeze(b, runs[1].out_port(port), [-1], 'imag/out{}'.format(port)),
+        outputs = [pair(b, b.unsqueeze(runs[0].out_port(port), [-1], 'real/out{}'.format(port)),
+                        b.unsqueeze(runs[1].out_port(port), [-1], 'imag/out{}'.format(port)),
                         'complex/out{}'.format(port))
                    if port in complex_outputs else runs[0].out_port(port) for port in sorted(node.out_ports())]
         return outputs if len(outputs) > 1 else outputs[0]
@@ -94,7 +94,7 @@ def _scatter_nd(node: Node, b):
     """ScatterNd(indices, updates, shape): the indices address leading dimensions; the float form's shape is
     shape + [2]."""
     node['data_type'] = parts_type(node)
-    shape = b.op(Concat, [cast(b, node.in_port(2), I64, 'shape_i64'), b.const([2], 'parts', I64)], 'float_shape',
+    shape = b.op(Concat, [b.cast(node.in_port(2), I64, 'shape_i64'), b.const([2], 'parts', I64)], 'float_shape',
                  axis=0)
     node.in_port(2).get_connection().set_source(shape.out_port(0))
 

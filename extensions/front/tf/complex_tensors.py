@@ -49,8 +49,7 @@ from extensions.front.tf import complex_linear, complex_moves
 from extensions.front.tf.complex_kit import constant_ints, divide, exponential, is_complex_type, logarithm, \
     multiply, pair, parts, parts_type, shifted_axes, squared_norm, trig
 from extensions.front.tf.fft_ext import FOURIER, real_type
-from mo.front.common.formula_kit import I64, cast, unsqueeze
-from mo.front.common.formulas import rank_of
+from mo.front.common.formula_kit import I64
 from extensions.front.tf.tensor_ext import IDENTITY_LIKE, constant_input
 from mo.front.common.replacement import FrontReplacementPattern
 from mo.front.common.rule import Builder, rewrite_node
@@ -248,7 +247,7 @@ class ComplexTensors(FrontReplacementPattern):
             port, extra = _APPEND[op]
 
             def append(n, b):
-                vector = b.op(Concat, [cast(b, n.in_port(port), I64, 'float_form/i64'),
+                vector = b.op(Concat, [b.cast(n.in_port(port), I64, 'float_form/i64'),
                                        b.const([extra], 'float_form/extra', I64)], 'float_form', axis=0)
                 n.in_port(port).get_connection().set_source(vector.out_port(0))
             return append
@@ -262,7 +261,7 @@ class ComplexTensors(FrontReplacementPattern):
             return unmasked
         if op == 'Select':
             def condition(n, b):  # the condition broadcasts over the parts
-                cond = unsqueeze(b, n.in_port(0), [-1], 'condition_parts')
+                cond = b.unsqueeze(n.in_port(0), [-1], 'condition_parts')
                 n.in_port(0).get_connection().set_source(cond.out_port(0))
             return condition
         if op == 'ZerosLike':
@@ -418,7 +417,7 @@ class ComplexTensors(FrontReplacementPattern):
     def _bias_add(node, b):
         """Channels-first BiasAdd: the bias [C, 2] reshaped to [C, 1 (rank - 2 times), 2] and added."""
         ones = b.op(Broadcast, [b.const(1, 'one', I64),
-                                b.op(Sub, [rank_of(b, node.in_port(0), 'rank'), b.const([3], 'three', I64)],
+                                b.op(Sub, [b.rank_of(node.in_port(0), 'rank'), b.const([3], 'three', I64)],
                                      'spatial_count')], 'spatial_ones')
         pattern = b.op(Concat, [b.const([-1], 'channels', I64), ones, b.const([2], 'parts', I64)], 'bias_shape',
                        axis=0)
@@ -457,7 +456,7 @@ class ComplexTensors(FrontReplacementPattern):
         for port, value in ((1, 0), (2, 0), (3, 1)):
             if not node.is_in_port_connected(port):
                 continue
-            vector = b.op(Concat, [cast(b, node.in_port(port), I64, 'spec{}/i64'.format(port)),
+            vector = b.op(Concat, [b.cast(node.in_port(port), I64, 'spec{}/i64'.format(port)),
                                    b.const([value] * extra, 'spec{}/parts'.format(port), I64)],
                           'spec{}'.format(port), axis=0)
             node.in_port(port).get_connection().set_source(vector.out_port(0))
@@ -480,15 +479,15 @@ class ComplexTensors(FrontReplacementPattern):
         """Cast of a complex tensor to a real type: its real part (TensorFlow drops the imaginary one)."""
         real = b.op(Gather, [node.in_port(0), b.const(0, 'real_part', I64), b.const(-1, 'part_axis', I64)],
                     'real')
-        return cast(b, real, node.dst_type, 'cast')
+        return b.cast(real, node.dst_type, 'cast')
 
     def _cast_to_complex(self, node, from_complex: bool) -> list:
         float_type = real_type(node.dst_type)
 
         def build(n, b):
             if from_complex:  # complex64 <-> complex128: the parts change type
-                return cast(b, n.in_port(0), float_type, 'parts')
-            real = unsqueeze(b, cast(b, n.in_port(0), float_type, 'real_typed'), [-1], 'real')
+                return b.cast(n.in_port(0), float_type, 'parts')
+            real = b.unsqueeze(b.cast(n.in_port(0), float_type, 'real_typed'), [-1], 'real')
             zeros = b.op(Broadcast, [b.const(0, 'zero', float_type), b.op(ShapeOf, [real], 'shape')], 'imag')
             return pair(b, real, zeros, 'complex')
         return [self._producer_after(node, build)]
@@ -496,7 +495,7 @@ class ComplexTensors(FrontReplacementPattern):
     @staticmethod
     def _reshape(node, b):
         """Reshape to shape s: the float form takes s + [2]."""
-        shape = cast(b, node.in_port(1), I64, 'shape_i64')
+        shape = b.cast(node.in_port(1), I64, 'shape_i64')
         pattern = b.op(Concat, [shape, b.const([2], 'parts', I64)], 'float_shape', axis=0)
         return b.op(node['_op_class'], [node.in_port(0), pattern], 'reshape',
                     special_zero=node.soft_get('special_zero', False))
@@ -515,7 +514,7 @@ class ComplexTensors(FrontReplacementPattern):
     def _pad(node, b):
         """Pad: the trailing axis gets no padding (paddings [rank, 2] get a row of zeros); PadV2's complex fill
         value a + bi pads the real part with a and the imaginary part with b."""
-        paddings = b.op(Concat, [cast(b, node.in_port(1), I64, 'paddings_i64'), b.const([[0, 0]], 'parts', I64)],
+        paddings = b.op(Concat, [b.cast(node.in_port(1), I64, 'paddings_i64'), b.const([[0, 0]], 'parts', I64)],
                         'paddings', axis=0)
         if not node.is_in_port_connected(2):
             node.in_port(1).get_connection().set_source(paddings.out_port(0))

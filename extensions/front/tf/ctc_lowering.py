@@ -7,7 +7,7 @@ negative sum of its best scores over its length.
 """
 import numpy as np
 
-from mo.front.common.formula_kit import F32, I32, I64, arange, cast, dim, minus_one, transpose, unsqueeze
+from mo.front.common.formula_kit import F32, I32, I64, arange, dim, minus_one
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Negative
@@ -26,7 +26,7 @@ class CTCGreedyDecoderLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         logits, lengths = node.in_port(0), node.in_port(1)
-        data = transpose(b, logits, [1, 0, 2], 'batch_major')
+        data = b.transpose(logits, [1, 0, 2], 'batch_major')
         if node.blank_index < 0:
             blank = minus_one(b, dim(b, logits, 2, 'class_count', I32), 'blank', I32)
         else:
@@ -35,18 +35,18 @@ class CTCGreedyDecoderLowering(OpRule):
                        classes_index_type=np.dtype(np.int32), sequence_length_type=np.dtype(np.int32))
         decoded, decoded_lengths = decoder.out_port(0), decoder.out_port(1)
         # the decoded positions of each sequence: [B, T] true below its decoded length
-        positions = unsqueeze(b, arange(b, dim(b, data, 1, 'time', I32), 'positions'), [0], 'positions_row')
-        decoded_here = b.op(Less, [positions, unsqueeze(b, decoded_lengths, [1], 'decoded_column')], 'decoded_here')
-        indices = transpose(b, b.op(NonZero, [decoded_here], 'nonzero', output_type=np.dtype(np.int64)), [1, 0],
+        positions = b.unsqueeze(arange(b, dim(b, data, 1, 'time', I32), 'positions'), [0], 'positions_row')
+        decoded_here = b.op(Less, [positions, b.unsqueeze(decoded_lengths, [1], 'decoded_column')], 'decoded_here')
+        indices = b.transpose(b.op(NonZero, [decoded_here], 'nonzero', output_type=np.dtype(np.int64)), [1, 0],
                             'indices')
-        values = cast(b, b.op(GatherND, [decoded, indices], 'classes'), I64, 'values')
-        longest = b.op(ReduceMax, [cast(b, decoded_lengths, I64, 'lengths_i64'), b.const([0], 'batch_axis', I64)],
+        values = b.cast(b.op(GatherND, [decoded, indices], 'classes'), I64, 'values')
+        longest = b.op(ReduceMax, [b.cast(decoded_lengths, I64, 'lengths_i64'), b.const([0], 'batch_axis', I64)],
                        'longest', keep_dims=True)
-        shape = b.op(Concat, [unsqueeze(b, dim(b, data, 0, 'batch', I64), [0], 'batch_vector'), longest],
+        shape = b.op(Concat, [b.unsqueeze(dim(b, data, 0, 'batch', I64), [0], 'batch_vector'), longest],
                      'dense_shape', axis=0)
         # log_probability: -(sum over t < sequence_length of max over the classes)
         best = b.op(ReduceMax, [data, b.const([2], 'class_axis', I64)], 'best')
-        inside = b.op(Less, [positions, unsqueeze(b, lengths, [1], 'length_column')], 'inside')
+        inside = b.op(Less, [positions, b.unsqueeze(lengths, [1], 'length_column')], 'inside')
         kept = b.op(Select, [inside, best, b.const(0, 'zero', node.soft_get('score_type', None) or F32)], 'kept')
         total = b.op(ReduceSum, [kept, b.const([1], 'time_axis', I64)], 'total', keep_dims=True)
         return [indices, values, shape, b.op(Negative, [total], 'log_probability')]

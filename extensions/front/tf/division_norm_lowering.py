@@ -1,7 +1,7 @@
 """TensorFlow's x-weighted and norm ops built from opset ops (the ops ``division_norm_ext.LOWERED`` lists)."""
 import numpy as np
 
-from mo.front.common.formulas import int_range, rank_of, squeeze
+from mo.front.common.formulas import int_range, squeeze
 from extensions.front.tf.tensor_ext import constant_input
 from extensions.front.tf.math_lowering import log1p, truncated_quotient
 from mo.front.common.rule import Builder, OpRule, node_dtype
@@ -70,7 +70,7 @@ class L2LossLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         x = node.in_port(0).get_source()
-        axes = int_range(b, squeeze(b, rank_of(b, x, 'rank'), 0, 'rank_scalar'), np.int64, 'axes')
+        axes = int_range(b, squeeze(b, b.rank_of(x, 'rank'), 0, 'rank_scalar'), np.int64, 'axes')
         total = b.op(ReduceSum, [b.op(Mul, [x, x], 'square'), axes], 'sum', keep_dims=False)
         return b.op(Div, [total, b.const(2, 'two')], 'half')
 

@@ -8,7 +8,7 @@ transforms take no float64: complex128 (and float64) data is transformed in floa
 """
 import numpy as np
 
-from mo.front.common.formula_kit import F32, I64, cast, element, unsqueeze
+from mo.front.common.formula_kit import F32, I64
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt
@@ -27,13 +27,13 @@ from mo.ops.slice import Slice
 
 def fit_axis(b, x, axis: int, length, tag: str, dtype):
     """``x`` cropped or zero-padded to ``length`` (an int64 scalar tensor) along ``axis`` (negative)."""
-    cropped = b.op(Slice, [x, b.const([0], tag + '/start', I64), unsqueeze(b, length, [0], tag + '/stop'),
+    cropped = b.op(Slice, [x, b.const([0], tag + '/start', I64), b.unsqueeze(length, [0], tag + '/stop'),
                            b.const([1], tag + '/step', I64), b.const([axis], tag + '/axis', I64)], tag + '/cropped')
     shape = b.op(ShapeOf, [cropped], tag + '/shape')
     rank = b.op(ShapeOf, [shape], tag + '/rank')
-    where = b.op(Add, [element(b, rank, 0, tag + '/rank_scalar'), b.const(axis, tag + '/axis_back', I64)],
+    where = b.op(Add, [b.element(rank, 0, tag + '/rank_scalar'), b.const(axis, tag + '/axis_back', I64)],
                  tag + '/axis_index')
-    dims = b.op(Range, [b.const(0, tag + '/first', I64), element(b, rank, 0, tag + '/dims_count'),
+    dims = b.op(Range, [b.const(0, tag + '/first', I64), b.element(rank, 0, tag + '/dims_count'),
                         b.const(1, tag + '/one', I64)], tag + '/dims', output_type=I64)
     missing = b.op(Sub, [length, b.op(Gather, [shape, where, b.const(0, tag + '/shape_axis', I64)], tag + '/size')],
                    tag + '/missing')
@@ -45,18 +45,18 @@ def fit_axis(b, x, axis: int, length, tag: str, dtype):
 
 def _single(b, node, x, tag: str):
     """``x`` in float32 for a transform (float64 data is converted)."""
-    return x if np.dtype(node.data_type) == F32 else cast(b, x, F32, tag)
+    return x if np.dtype(node.data_type) == F32 else b.cast(x, F32, tag)
 
 
 def _typed(b, node, y, tag: str):
     """A transform's float32 result in the node's type."""
-    return y if np.dtype(node.data_type) == F32 else cast(b, y, node.data_type, tag)
+    return y if np.dtype(node.data_type) == F32 else b.cast(y, node.data_type, tag)
 
 
 def _lengths(b, node, count: int):
     """fft_length (input 1) as ``count`` int64 scalars."""
-    lengths = cast(b, node.in_port(1), I64, 'fft_length')
-    return [element(b, lengths, k, 'length{}'.format(k)) for k in range(count)]
+    lengths = b.cast(node.in_port(1), I64, 'fft_length')
+    return [b.element(lengths, k, 'length{}'.format(k)) for k in range(count)]
 
 
 class FFTLowering(OpRule):
@@ -127,7 +127,7 @@ class IRFFTLowering(OpRule):
                               'half_spectrum')
             spectrum = fit_axis(b, spectrum, k - self.rank - 1, length, 'fit{}'.format(k), F32)
         return _typed(b, node, b.op(IRDFT, [spectrum, b.const(list(range(-self.rank, 0)), 'axes', I64),
-                                            cast(b, node.in_port(1), I64, 'signal_size')], 'irdft'), 'typed')
+                                            b.cast(node.in_port(1), I64, 'signal_size')], 'irdft'), 'typed')
 
 
 class IRFFT2DLowering(IRFFTLowering):
@@ -148,7 +148,7 @@ class ComplexLowering(OpRule):
         for part, other, name in ((real, imag, 'real'), (imag, real, 'imag')):
             wide = b.op(Broadcast, [part, b.op(ShapeOf, [other], name + '/other_shape')], name + '/broadcast',
                         mode='bidirectional')
-            parts.append(unsqueeze(b, wide, [-1], name))
+            parts.append(b.unsqueeze(wide, [-1], name))
         return b.op(Concat, parts, 'complex', axis=-1)
 
 

@@ -10,7 +10,7 @@ Training mode (``is_training=true``, tf_keras's LayerNormalization) normalizes w
 import numpy as np
 
 from extensions.front.tf.batch_norm_training import batch_norm_layout, training_batch_norm
-from mo.front.common.formula_kit import cast, float_input
+from mo.front.common.formula_kit import float_input
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Sqrt
@@ -58,7 +58,7 @@ class FusedBatchNormToScaleShift(OpRule):
         y = b.op(Add, [b.op(Mul, [float_input(b, node, 0, 'x_f32'), mul], 'scale'), shift], 'shift_add')
         dtype = np.dtype(node.soft_get('data_type', None) or np.float32)
         if dtype != np.float32:
-            y = cast(b, y, dtype, 'y')
+            y = b.cast(y, dtype, 'y')
         # in inference batch_mean/variance are the given statistics; so are reserve_space_1/2 in TF's oneDNN kernel
         # (its Eigen kernel leaves them unset)
         return [y, node.in_port(3), node.in_port(4), node.in_port(3), node.in_port(4)]

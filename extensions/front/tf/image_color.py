@@ -8,7 +8,7 @@ last bits of a half result to differ).
 """
 import numpy as np
 
-from mo.front.common.formula_kit import F32, I64, cast, floor
+from mo.front.common.formula_kit import F32, I64, floor
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
 from mo.front.tf.extractor_utils import tf_dtype_attr
@@ -88,14 +88,14 @@ def _channels(b, node):
     """(r, g, b) of input 0 as float32 [..., 1] each."""
     image = node.in_port(0)
     if np.dtype(node.data_type) != F32:
-        image = cast(b, image, F32, 'float')
+        image = b.cast(image, F32, 'float')
     split = b.op(Split, [image, b.const(-1, 'channels/axis', I64)], 'channels', num_splits=3)
     return split.out_port(0), split.out_port(1), split.out_port(2)
 
 
 def _result(b, node, parts):
     image = b.op(Concat, list(parts), 'image', axis=-1, in_ports_count=3)
-    return image if np.dtype(node.data_type) == F32 else cast(b, image, node.data_type, 'result')
+    return image if np.dtype(node.data_type) == F32 else b.cast(image, node.data_type, 'result')
 
 
 def _rgb_to_hsv(k: _Calc, r, g, bl):
@@ -154,7 +154,7 @@ class AdjustSaturationLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         k = _Calc(b)
         h, s, v = _rgb_to_hsv(k, *_channels(b, node))
-        scale = cast(b, node.in_port(1), F32, 'scale_f32')
+        scale = b.cast(node.in_port(1), F32, 'scale_f32')
         s = k.min(k.max(k.mul(s, scale), k.c(0)), k.c(1))
         c = k.mul(s, v)
         m = k.sub(v, c)
@@ -190,7 +190,7 @@ class AdjustHueLowering(OpRule):
         odd = k.eq(k.mod(category, k.c(2)), k.c(1))
         hue = k.add(category, k.where(odd, k.sub(k.c(1), ratio), ratio))
         hue = k.where(k.eq(high, low), k.c(0), hue)
-        delta = cast(b, node.in_port(1), F32, 'delta_f32')
+        delta = b.cast(node.in_port(1), F32, 'delta_f32')
         hue = k.add(hue, k.mul(delta, k.c(6)))
         hue = k.mod(hue, k.c(6))
         hue = k.where(k.ge(hue, k.c(6)), k.sub(hue, k.c(6)), hue)  # a tiny negative hue wraps to 6 - 0

@@ -8,9 +8,7 @@ axis, the rows first as TF does. CropAndResize samples with Gather and TF's lerp
 """
 import numpy as np
 
-from mo.front.common.formula_kit import (F32, I32, I64, arange, cast, ceil, clamp, column, dim, element,
-                                             float_input, floor,
-                                             minus_one, transpose, unsqueeze)
+from mo.front.common.formula_kit import F32, I32, I64, arange, ceil, clamp, column, dim, float_input, floor, minus_one
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
@@ -41,7 +39,7 @@ def cubic_table(a: float) -> np.ndarray:
 def resize_scale(b, in_size, out_size, align_corners: bool, tag: str):
     """TF's CalculateResizeScale in float: (in - 1) / (out - 1) when aligning corners of an output longer than
     one pixel, else in / out (``in_size``/``out_size`` int32 scalars)."""
-    in_f, out_f = cast(b, in_size, F32, tag + '/in'), cast(b, out_size, F32, tag + '/out')
+    in_f, out_f = b.cast(in_size, F32, tag + '/in'), b.cast(out_size, F32, tag + '/out')
     plain = b.op(Div, [in_f, out_f], tag + '/in_over_out')
     if not align_corners:
         return plain
@@ -54,14 +52,14 @@ def resize_scale(b, in_size, out_size, align_corners: bool, tag: str):
 
 def _along(b, weights, axis: int, tag: str):
     """``weights`` [out] shaped to multiply a gathered NHWC image along ``axis`` (1 or 2)."""
-    return unsqueeze(b, weights, range(1, 4 - axis), tag)
+    return b.unsqueeze(weights, range(1, 4 - axis), tag)
 
 
 def _cubic_axis(b, image, axis: int, out_size, align_corners: bool, half_pixel: bool, tag: str):
     """``image`` (float NHWC) resampled along ``axis`` to ``out_size`` with TF's cubic taps and weights."""
     in_size = dim(b, image, axis, tag + '/in_size')
     scale = resize_scale(b, in_size, out_size, align_corners, tag + '/scale')
-    position = cast(b, arange(b, out_size, tag + '/out_range'), F32, tag + '/out_float')
+    position = b.cast(arange(b, out_size, tag + '/out_range'), F32, tag + '/out_float')
     if half_pixel:  # HalfPixelScaler: (x + 0.5) * scale - 0.5
         shifted = b.op(Add, [position, b.const(0.5, tag + '/half', F32)], tag + '/centre')
         source = b.op(Sub, [b.op(Mul, [shifted, scale], tag + '/scaled'), b.const(0.5, tag + '/half_', F32)],
@@ -71,7 +69,7 @@ def _cubic_axis(b, image, axis: int, out_size, align_corners: bool, half_pixel: 
     base = floor(b, source, tag + '/floor')
     delta = b.op(Sub, [source, base], tag + '/delta')
     # lrintf rounds half to even
-    offset = cast(b, b.op(Round, [b.op(Mul, [delta, b.const(_TABLE_SIZE, tag + '/steps', F32)], tag + '/steps_in')],
+    offset = b.cast(b.op(Round, [b.op(Mul, [delta, b.const(_TABLE_SIZE, tag + '/steps', F32)], tag + '/steps_in')],
                           tag + '/round', mode='half_to_even'), I32, tag + '/offset')
     table = b.const(cubic_table(-0.5 if half_pixel else -0.75), tag + '/table', F32)
     twice = b.op(Mul, [offset, b.const(2, tag + '/two', I32)], tag + '/twice')
@@ -81,7 +79,7 @@ def _cubic_axis(b, image, axis: int, out_size, align_corners: bool, half_pixel: 
                b.op(Add, [mirrored, b.const(1, tag + '/plus1_', I32)], tag + '/e3')]
     weights = [b.op(Gather, [table, entry, b.const(0, tag + '/table_axis{}'.format(k), I64)], tag + '/w{}'.format(k))
                for k, entry in enumerate(entries)]
-    first = cast(b, base, I32, tag + '/base')
+    first = b.cast(base, I32, tag + '/base')
     last = minus_one(b, in_size, tag + '/last', I32)
     zero = b.const(0, tag + '/zero', I32)
     taps, indices = [], []
@@ -123,7 +121,7 @@ class ResizeBicubicLowering(OpRule):
         size = node.in_port(1)
         result = image
         for axis, name in ((1, 'rows'), (2, 'columns')):
-            out_size = element(b, size, axis - 1, name + '/out_size')
+            out_size = b.element(size, axis - 1, name + '/out_size')
             result = _cubic_axis(b, result, axis, out_size, node.align_corners, node.half_pixel_centers, name)
         return result
 
@@ -132,7 +130,7 @@ def _area_weights(b, in_size, out_size, align_corners: bool, tag: str):
     """The ``[out, in]`` matrix of TF's area weights along one axis (each output cell's overlap with each input
     cell, before the final division by the scales) and the scale."""
     scale = resize_scale(b, in_size, out_size, align_corners, tag + '/scale')
-    position = unsqueeze(b, cast(b, arange(b, out_size, tag + '/out_range'), F32, tag + '/out_float'), [1],
+    position = b.unsqueeze(b.cast(arange(b, out_size, tag + '/out_range'), F32, tag + '/out_float'), [1],
                          tag + '/column')
     low = b.op(Mul, [position, scale], tag + '/low')
     high = b.op(Mul, [b.op(Add, [position, b.const(1, tag + '/one', F32)], tag + '/next'), scale], tag + '/high')
@@ -140,7 +138,7 @@ def _area_weights(b, in_size, out_size, align_corners: bool, tag: str):
     cells_count = b.op(Add, [b.op(Mul, [in_size, b.const(2, tag + '/two', I32)], tag + '/twice'),
                              b.const(1, tag + '/plus', I32)], tag + '/cells_count')
     cells_int = arange(b, cells_count, tag + '/cells_range')
-    cell = cast(b, cells_int, F32, tag + '/cells')
+    cell = b.cast(cells_int, F32, tag + '/cells')
     cell_end = b.op(Add, [cell, b.const(1, tag + '/one_', F32)], tag + '/cell_end')
     starts_before = b.op(Less, [cell, low], tag + '/starts_before')
     ends_after = b.op(Greater, [cell_end, high], tag + '/ends_after')
@@ -154,8 +152,8 @@ def _area_weights(b, in_size, out_size, align_corners: bool, tag: str):
     weight = b.op(Select, [inside, weight, b.const(0, tag + '/none', F32)], tag + '/cell_weights')
     bounded = clamp(b, cells_int, b.const(0, tag + '/zero', I32), minus_one(b, in_size, tag + '/last', I32),
                     tag + '/bounded')
-    pixels = unsqueeze(b, arange(b, in_size, tag + '/pixels'), [0], tag + '/row')
-    onto = cast(b, b.op(Equal, [unsqueeze(b, bounded, [1], tag + '/bounded_column'), pixels], tag + '/onto_eq'),
+    pixels = b.unsqueeze(arange(b, in_size, tag + '/pixels'), [0], tag + '/row')
+    onto = b.cast(b.op(Equal, [b.unsqueeze(bounded, [1], tag + '/bounded_column'), pixels], tag + '/onto_eq'),
                 F32, tag + '/onto')
     return b.op(MatMul, [weight, onto], tag + '/matrix'), scale
 
@@ -171,12 +169,12 @@ class ResizeAreaLowering(OpRule):
         matrices, scales = [], []
         for axis, name in ((1, 'rows'), (2, 'columns')):
             matrix, scale = _area_weights(b, dim(b, image, axis, name + '/in_size'),
-                                          element(b, size, axis - 1, name + '/out_size'), node.align_corners, name)
+                                          b.element(size, axis - 1, name + '/out_size'), node.align_corners, name)
             matrices.append(matrix)
             scales.append(scale)
         columns = b.op(MatMul, [matrices[1], image], 'columns/resized')  # [B, H, out_w, C]
-        rows = b.op(MatMul, [matrices[0], transpose(b, columns, [0, 2, 1, 3], 'rows/swapped')], 'rows/resized')
-        summed = transpose(b, rows, [0, 2, 1, 3], 'summed')
+        rows = b.op(MatMul, [matrices[0], b.transpose(columns, [0, 2, 1, 3], 'rows/swapped')], 'rows/resized')
+        summed = b.transpose(rows, [0, 2, 1, 3], 'summed')
         area = b.op(Mul, scales, 'area')
         return b.op(Mul, [summed, b.op(Div, [b.const(1, 'one', F32), area], 'inverse_area')], 'resized')
 
@@ -184,19 +182,19 @@ class ResizeAreaLowering(OpRule):
 def _crop_positions(b, low, high, image_size, count, count_value, tag: str):
     """Where TF's CropAndResize samples one axis: ``[boxes, count]`` floats, from the box edges ``low``/``high``
     ([boxes]), the image size and the crop size along it (``count_value`` when constant)."""
-    span = cast(b, minus_one(b, image_size, tag + '/last', I32), F32, tag + '/span')
+    span = b.cast(minus_one(b, image_size, tag + '/last', I32), F32, tag + '/span')
     centre = b.op(Mul, [b.op(Mul, [b.op(Add, [low, high], tag + '/sum'), b.const(0.5, tag + '/half', F32)],
                                 tag + '/mid'), span], tag + '/centre')
-    single = unsqueeze(b, centre, [1], tag + '/single')
+    single = b.unsqueeze(centre, [1], tag + '/single')
     if count_value == 1:
         return single
-    steps = cast(b, minus_one(b, count, tag + '/steps_int', I32), F32, tag + '/steps')
+    steps = b.cast(minus_one(b, count, tag + '/steps_int', I32), F32, tag + '/steps')
     scale = b.op(Div, [b.op(Mul, [b.op(Sub, [high, low], tag + '/extent'), span], tag + '/extent_px'), steps],
                  tag + '/scale')
-    start = unsqueeze(b, b.op(Mul, [low, span], tag + '/start'), [1], tag + '/start_column')
-    offsets = b.op(Mul, [unsqueeze(b, cast(b, arange(b, count, tag + '/range'), F32, tag + '/range_float'), [0],
+    start = b.unsqueeze(b.op(Mul, [low, span], tag + '/start'), [1], tag + '/start_column')
+    offsets = b.op(Mul, [b.unsqueeze(b.cast(arange(b, count, tag + '/range'), F32, tag + '/range_float'), [0],
                                    tag + '/range_row'),
-                         unsqueeze(b, scale, [1], tag + '/scale_column')], tag + '/offsets')
+                         b.unsqueeze(scale, [1], tag + '/scale_column')], tag + '/offsets')
     spread = b.op(Add, [start, offsets], tag + '/spread')
     if count_value is not None:
         return spread
@@ -220,28 +218,28 @@ class CropAndResizeLowering(OpRule):
         axes = []
         for axis, (low, high, size, name) in enumerate(((corners[0], corners[2], height, 'rows'),
                                                         (corners[1], corners[3], width, 'columns'))):
-            count = element(b, crop_size, axis, name + '/count')
+            count = b.element(crop_size, axis, name + '/count')
             positions = _crop_positions(b, low, high, size, count, None if crop_value is None else crop_value[axis],
                                         name)
-            span = cast(b, minus_one(b, size, name + '/last_px', I32), F32, name + '/last_float')
+            span = b.cast(minus_one(b, size, name + '/last_px', I32), F32, name + '/last_float')
             inside = b.op(LogicalAnd, [b.op(GreaterEqual, [positions, b.const(0, name + '/zero', F32)], name + '/ge0'),
                                        b.op(LessEqual, [positions, span], name + '/le_last')], name + '/inside')
             axes.append((positions, inside, size))
         pixels = b.op(Reshape, [image, b.op(Concat, [b.const([-1], 'pixels/all', I32),
-                                                     unsqueeze(b, dim(b, image, 3, 'depth'), [0], 'pixels/depth')],
+                                                     b.unsqueeze(dim(b, image, 3, 'depth'), [0], 'pixels/depth')],
                                             'pixels/shape', axis=0)], 'pixels')
-        first_row = unsqueeze(b, b.op(Mul, [box_index, height], 'first_row'), [1], 'first_row_column')
+        first_row = b.unsqueeze(b.op(Mul, [box_index, height], 'first_row'), [1], 'first_row_column')
 
         def sample(row_positions, column_positions, tag):
             """image[box_ind, rows, columns] for integer-valued float positions (clamped inside the image), one
             Gather of the image's pixels (OpenVINO's CPU plugin crashes on some Gathers with batch_dims)."""
-            rows = clamp(b, cast(b, row_positions, I32, tag + '/row_int'), b.const(0, tag + '/row_zero', I32),
+            rows = clamp(b, b.cast(row_positions, I32, tag + '/row_int'), b.const(0, tag + '/row_zero', I32),
                          minus_one(b, height, tag + '/row_last', I32), tag + '/row')
-            columns = clamp(b, cast(b, column_positions, I32, tag + '/col_int'), b.const(0, tag + '/col_zero', I32),
+            columns = clamp(b, b.cast(column_positions, I32, tag + '/col_int'), b.const(0, tag + '/col_zero', I32),
                             minus_one(b, width, tag + '/col_last', I32), tag + '/col')
             row_start = b.op(Mul, [b.op(Add, [first_row, rows], tag + '/image_row'), width], tag + '/row_start')
-            index = b.op(Add, [unsqueeze(b, row_start, [2], tag + '/row_start_3d'),
-                               unsqueeze(b, columns, [1], tag + '/col_3d')], tag + '/pixel')
+            index = b.op(Add, [b.unsqueeze(row_start, [2], tag + '/row_start_3d'),
+                               b.unsqueeze(columns, [1], tag + '/col_3d')], tag + '/pixel')
             return b.op(Gather, [pixels, index, b.const(0, tag + '/axis', I64)], tag)
 
         (y, y_inside, _), (x, x_inside, _) = axes
@@ -251,16 +249,16 @@ class CropAndResizeLowering(OpRule):
         else:
             top, bottom = floor(b, y, 'top'), ceil(b, y, 'bottom')
             left, right = floor(b, x, 'left'), ceil(b, x, 'right')
-            y_lerp = unsqueeze(b, b.op(Sub, [y, top], 'y_lerp'), [2, 3], 'y_lerp_4d')
-            x_lerp = unsqueeze(b, b.op(Sub, [x, left], 'x_lerp'), [1, 3], 'x_lerp_4d')
+            y_lerp = b.unsqueeze(b.op(Sub, [y, top], 'y_lerp'), [2, 3], 'y_lerp_4d')
+            x_lerp = b.unsqueeze(b.op(Sub, [x, left], 'x_lerp'), [1, 3], 'x_lerp_4d')
 
             def lerp(a, c, weight, tag):
                 return b.op(Add, [a, b.op(Mul, [b.op(Sub, [c, a], tag + '/diff'), weight], tag + '/step')], tag)
             upper = lerp(sample(top, left, 'top_left'), sample(top, right, 'top_right'), x_lerp, 'upper')
             lower = lerp(sample(bottom, left, 'bottom_left'), sample(bottom, right, 'bottom_right'), x_lerp, 'lower')
             result = lerp(upper, lower, y_lerp, 'bilinear')
-        inside = b.op(LogicalAnd, [unsqueeze(b, y_inside, [2, 3], 'rows/inside_4d'),
-                                   unsqueeze(b, x_inside, [1, 3], 'columns/inside_4d')], 'inside')
+        inside = b.op(LogicalAnd, [b.unsqueeze(y_inside, [2, 3], 'rows/inside_4d'),
+                                   b.unsqueeze(x_inside, [1, 3], 'columns/inside_4d')], 'inside')
         return b.op(Select, [inside, result, b.const(node.extrapolation_value, 'extrapolation', F32)], 'crops')
 
 
@@ -275,4 +273,4 @@ class AdjustContrastLowering(OpRule):
         mean = b.op(ReduceMean, [images, b.const([-3, -2], 'axes', I64)], 'mean', keep_dims=True)
         centred = b.op(Sub, [images, mean], 'centred')
         result = b.op(Add, [b.op(Mul, [centred, node.in_port(1)], 'scaled'), mean], 'adjusted')
-        return result if dtype == F32 else cast(b, result, dtype, 'result')
+        return result if dtype == F32 else b.cast(result, dtype, 'result')

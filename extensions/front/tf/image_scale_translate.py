@@ -8,8 +8,7 @@ constant, as they are in resize. Kernels: lanczos3, lanczos5, gaussian, box, tri
 """
 import numpy as np
 
-from mo.front.common.formula_kit import F32, I64, arange, cast, ceil, clamp, dim, element, floor, \
-    transpose, unsqueeze
+from mo.front.common.formula_kit import F32, I64, arange, ceil, clamp, dim, floor
 from extensions.front.tf.tensor_ext import set_op
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
@@ -100,11 +99,11 @@ def _weights(b, kind: str, antialias: bool, in_size, out_size, scale, translate,
                          tag + '/inv_translate')
     kernel_scale = b.op(Maximum, [inv_scale, b.const(1, tag + '/one_', F32)], tag + '/kernel_scale') \
         if antialias else b.const(1, tag + '/kernel_scale', F32)
-    column = b.op(Add, [cast(b, arange(b, out_size, tag + '/out_range'), F32, tag + '/out_float'),
+    column = b.op(Add, [b.cast(arange(b, out_size, tag + '/out_range'), F32, tag + '/out_float'),
                         b.const(0.5, tag + '/half', F32)], tag + '/centre')
-    sample = unsqueeze(b, b.op(Add, [b.op(Mul, [column, inv_scale], tag + '/scaled'), inv_translate],
+    sample = b.unsqueeze(b.op(Add, [b.op(Mul, [column, inv_scale], tag + '/scaled'), inv_translate],
                                tag + '/sample'), [1], tag + '/sample_column')  # [out, 1]
-    in_float = cast(b, in_size, F32, tag + '/in_float')
+    in_float = b.cast(in_size, F32, tag + '/in_float')
     reach = b.op(Mul, [b.const(radius, tag + '/radius', F32), kernel_scale], tag + '/reach')
     low = b.op(Sub, [b.op(Sub, [sample, reach], tag + '/low_'), b.const(0.5, tag + '/half_', F32)], tag + '/low_f')
     high = b.op(Sub, [b.op(Add, [sample, reach], tag + '/high_'), b.const(0.5, tag + '/half__', F32)], tag + '/high_f')
@@ -112,7 +111,7 @@ def _weights(b, kind: str, antialias: bool, in_size, out_size, scale, translate,
     zero = b.const(0, tag + '/zero', F32)
     start = clamp(b, ceil(b, low, tag + '/start_ceil'), zero, last, tag + '/start')
     end = clamp(b, floor(b, high, tag + '/end_floor'), zero, last, tag + '/end')
-    source = unsqueeze(b, cast(b, arange(b, in_size, tag + '/in_range'), F32, tag + '/in_f'), [0], tag + '/source')
+    source = b.unsqueeze(b.cast(arange(b, in_size, tag + '/in_range'), F32, tag + '/in_f'), [0], tag + '/source')
     in_span = b.op(LogicalAnd, [b.op(GreaterEqual, [source, start], tag + '/from'),
                                 b.op(LessEqual, [source, end], tag + '/to')], tag + '/in_span')
     position = b.op(Sub, [b.op(Add, [source, b.const(0.5, tag + '/half3', F32)], tag + '/source_centre'), sample],
@@ -140,14 +139,14 @@ class ScaleAndTranslateLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         image = node.in_port(0)
         if np.dtype(node.data_type) != F32:
-            image = cast(b, image, F32, 'image')
-        scale, translation = cast(b, node.in_port(2), F32, 'scale'), cast(b, node.in_port(3), F32, 'translation')
+            image = b.cast(image, F32, 'image')
+        scale, translation = b.cast(node.in_port(2), F32, 'scale'), b.cast(node.in_port(3), F32, 'translation')
         matrices = []
         for axis, name in ((1, 'rows'), (2, 'columns')):
             matrices.append(_weights(b, node.kernel_type, node.antialias, dim(b, image, axis, name + '/in_size'),
-                                     element(b, node.in_port(1), axis - 1, name + '/out_size'),
-                                     element(b, scale, axis - 1, name + '/scale'),
-                                     element(b, translation, axis - 1, name + '/translate'), name))
+                                     b.element(node.in_port(1), axis - 1, name + '/out_size'),
+                                     b.element(scale, axis - 1, name + '/scale'),
+                                     b.element(translation, axis - 1, name + '/translate'), name))
         columns = b.op(MatMul, [matrices[1], image], 'columns/resized')  # [B, H, out_w, C]
-        rows = b.op(MatMul, [matrices[0], transpose(b, columns, [0, 2, 1, 3], 'rows/swapped')], 'rows/resized')
-        return transpose(b, rows, [0, 2, 1, 3], 'resized')
+        rows = b.op(MatMul, [matrices[0], b.transpose(columns, [0, 2, 1, 3], 'rows/swapped')], 'rows/resized')
+        return b.transpose(rows, [0, 2, 1, 3], 'resized')

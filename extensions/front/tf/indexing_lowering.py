@@ -11,7 +11,6 @@ from mo.ops.elementwise import Sub
 from mo.ops.tensor_ops import BatchToSpace, NonZero, OneHot, ScatterNDUpdate, SpaceToBatch
 from mo.ops.transpose import Transpose
 from mo.utils.error import Error
-from mo.front.common.formulas import concat, rank_of
 from extensions.front.tf.tensor_ext import constant_input
 
 
@@ -49,14 +48,14 @@ class SpaceBatchLowering(OpRule):
         block = [int(v) for v in np.ravel(block)]
         pads = np.reshape(np.asarray(pads, dtype=np.int64), (-1, 2))
         # the dimensions after the blocked ones: rank - 1 - len(block) of them, unblocked and unpadded
-        tail = b.op(Sub, [rank_of(b, node.in_port(0), 'rank'), b.const([1 + len(block)], 'leading', np.int64)],
+        tail = b.op(Sub, [b.rank_of(node.in_port(0), 'rank'), b.const([1 + len(block)], 'leading', np.int64)],
                     'tail_count')
         ones = b.op(Broadcast, [b.const(1, 'one', np.int64), tail], 'tail_ones')
         zeros = b.op(Broadcast, [b.const(0, 'zero', np.int64), tail], 'tail_zeros')
         inputs = [node.in_port(0)]
         for port, values, rest in ((1, [1] + block, ones), (2, [0] + list(pads[:, 0]), zeros),
                                    (3, [0] + list(pads[:, 1]), zeros)):
-            inputs.append(concat(b, [b.const(values, '{}/given'.format(port), np.int64), rest], str(port)))
+            inputs.append(b.concat([b.const(values, '{}/given'.format(port), np.int64), rest], str(port)))
         return b.op(self.op_class, inputs, self.op_class.op)
 
 

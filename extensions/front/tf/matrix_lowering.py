@@ -10,7 +10,7 @@ range ``k`` must be constant (it decides the storage's rank).
 """
 import numpy as np
 
-from mo.front.common.formulas import concat, dim_of, shape_of, shape_part, unsqueeze
+from mo.front.common.formulas import dim_of, shape_part, unsqueeze
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
@@ -102,17 +102,17 @@ def _within(ints, d, k0, k1, suffix):
 
 def _merge_last_two(b, x, suffix):
     """x [..., a, b] reshaped to [..., a * b]."""
-    head = shape_part(b, shape_of(b, x, suffix + '/shape'), 0, -2, suffix + '/head')
-    pattern = concat(b, [head, b.const([-1], suffix + '/minus_one', _I64)], suffix + '/pattern')
+    head = shape_part(b, b.shape_of(x, suffix + '/shape'), 0, -2, suffix + '/head')
+    pattern = b.concat([head, b.const([-1], suffix + '/minus_one', _I64)], suffix + '/pattern')
     return b.op(Reshape, [x, pattern], suffix, special_zero=False)
 
 
 def _with_padding(b, flat, value, suffix):
     """[flat, value] along the last axis: ``value`` (a scalar) broadcast to one more column."""
-    head = shape_part(b, shape_of(b, flat, suffix + '/shape'), 0, -1, suffix + '/head')
-    column = b.op(Broadcast, [value, concat(b, [head, b.const([1], suffix + '/one', _I64)], suffix + '/column_shape')],
+    head = shape_part(b, b.shape_of(flat, suffix + '/shape'), 0, -1, suffix + '/head')
+    column = b.op(Broadcast, [value, b.concat([head, b.const([1], suffix + '/one', _I64)], suffix + '/column_shape')],
                   suffix + '/column')
-    return concat(b, [flat, column], suffix, axis=-1)
+    return b.concat([flat, column], suffix, axis=-1)
 
 
 def _gather_last(b, table, index, suffix):
@@ -231,7 +231,7 @@ class MatrixSetDiagLowering(OpRule):
         kept = ints(Add, ints(Mul, row, cols, 'kept_row_start'), col, 'kept')
         index = b.op(Select, [in_band, from_diagonals, kept], 'index')
         flat = diagonals if k0 == k1 else _merge_last_two(b, diagonals, 'flat_diagonals')
-        table = concat(b, [_merge_last_two(b, matrices, 'flat'), flat], 'table', axis=-1)
+        table = b.concat([_merge_last_two(b, matrices, 'flat'), flat], 'table', axis=-1)
         return _gather_last(b, table, index, 'set_diag')
 
 

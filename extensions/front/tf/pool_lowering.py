@@ -1,7 +1,7 @@
 """TensorFlow's MaxPoolV2 and MaxPoolWithArgmax as opset pools (the ops ``pool_ext`` extracts)."""
 import numpy as np
 
-from mo.front.common.formula_kit import arange, dim, minus_one, transpose, unsqueeze
+from mo.front.common.formula_kit import arange, dim, minus_one
 from extensions.front.tf.nhwc_to_nchw import NHWCToNCHW, to_channels_first, to_channels_last
 from extensions.front.tf.tensor_ext import constant_input
 from mo.front.common.rule import Builder, OpRule
@@ -66,17 +66,17 @@ class MaxPoolWithArgmaxLowering(OpRule):
             rows = _same_padding(b, image, 1, kernel[0], strides[0], index_type, 'pad_rows')
             columns = _same_padding(b, image, 2, kernel[1], strides[1], index_type, 'pad_columns')
             zero = b.const([0], 'pad_none', index_type)
-            pads = [b.op(Concat, [zero, unsqueeze(b, rows[k], [0], 'rows_' + side),
-                                  unsqueeze(b, columns[k], [0], 'columns_' + side), zero], 'pads_' + side, axis=0,
+            pads = [b.op(Concat, [zero, b.unsqueeze(rows[k], [0], 'rows_' + side),
+                                  b.unsqueeze(columns[k], [0], 'columns_' + side), zero], 'pads_' + side, axis=0,
                          in_ports_count=4) for k, side in ((0, 'begin'), (1, 'end'))]
             lowest = -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
             padded = b.op(Pad, [image, pads[0], pads[1], b.const(lowest, 'lowest', dtype)], 'padded',
                           pad_mode='constant')
-        pool = b.op(MaxPoolWithIndices, [transpose(b, padded, to_channels_first(4), 'to_NCHW')], 'pool',
+        pool = b.op(MaxPoolWithIndices, [b.transpose(padded, to_channels_first(4), 'to_NCHW')], 'pool',
                     kernel=np.array(kernel, np.int64), strides=np.array(strides, np.int64), auto_pad='valid',
                     index_element_type='i32' if index_type == np.int32 else 'i64', axis=2)
-        values = transpose(b, pool.out_port(0), to_channels_last(4), 'to_NHWC')
-        where = transpose(b, pool.out_port(1), to_channels_last(4), 'indices_NHWC')  # y * W + x (padded image)
+        values = b.transpose(pool.out_port(0), to_channels_last(4), 'to_NHWC')
+        where = b.transpose(pool.out_port(1), to_channels_last(4), 'indices_NHWC')  # y * W + x (padded image)
         width = dim(b, image, 2, 'width', index_type)
         if node.auto_pad == 'same_upper':
             padded_width = columns[2]
@@ -91,6 +91,6 @@ class MaxPoolWithArgmaxLowering(OpRule):
             return [values, flat]
         image_size = b.op(Mul, [b.op(Mul, [dim(b, image, 1, 'height', index_type), width], 'pixels'), channels],
                           'image_size')
-        batch = unsqueeze(b, arange(b, dim(b, image, 0, 'batch', index_type), 'batch_index', index_type), [1, 2, 3],
+        batch = b.unsqueeze(arange(b, dim(b, image, 0, 'batch', index_type), 'batch_index', index_type), [1, 2, 3],
                           'batch_column')
         return [values, b.op(Add, [flat, b.op(Mul, [batch, image_size], 'image_start')], 'argmax')]

@@ -13,7 +13,7 @@ the cell itself, converted by the whole pipeline.
 """
 import numpy as np
 
-from mo.front.common.formula_kit import I64, cast, dim, unsqueeze
+from mo.front.common.formula_kit import I64, dim
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
 from mo.ops.activation_ops import Clamp, Sigmoid, Tanh
@@ -95,7 +95,7 @@ class BlockLSTMLowering(OpRule):
         if node.op == 'BlockLSTMV2':
             weights, bias = _ifco_to_icfo(b, weights, 1, 'w_icfo'), _ifco_to_icfo(b, bias, 0, 'b_icfo')
         time = dim(b, x, 0, 'time', I64)
-        steps = b.op(Minimum, [cast(b, node.in_port(0), I64, 'seq_len_max'), time], 'steps')
+        steps = b.op(Minimum, [b.cast(node.in_port(0), I64, 'seq_len_max'), time], 'steps')
         # at least one iteration: OpenVINO's CPU Loop fails on none (the surplus step is cropped below)
         trips = b.op(Maximum, [steps, b.const(1, 'one_step', I64)], 'trips')
         peepholes = [node.in_port(k) for k in (5, 6, 7)] if node.use_peephole else []
@@ -111,10 +111,10 @@ class BlockLSTMLowering(OpRule):
         loop = b.op(StepLoop, inputs, 'loop', cell=cell, state_count=2, in_ports_count=len(inputs),
                     out_ports_count=cell['outputs'])
         # the steps past seq_len_max are zeros
-        missing = unsqueeze(b, b.op(Sub, [time, steps], 'missing'), [0], 'missing_vector')
+        missing = b.unsqueeze(b.op(Sub, [time, steps], 'missing'), [0], 'missing_vector')
         pads_end = b.op(Concat, [missing, b.const([0, 0], 'pads_end_rest', I64)], 'pads_end', axis=0)
         pads_begin = b.const([0, 0, 0], 'pads_begin', I64)
-        stop = unsqueeze(b, steps, [0], 'stop')
+        stop = b.unsqueeze(steps, [0], 'stop')
         outputs = []
         for k in range(cell['outputs']):
             ran = b.op(Slice, [loop.out_port(k), b.const([0], 'start{}'.format(k), I64), stop,

@@ -6,7 +6,7 @@ takes the maximum; values outside [0, size) count nowhere; the size may be compu
 """
 import numpy as np
 
-from mo.front.common.formula_kit import I64, arange, cast, unsqueeze
+from mo.front.common.formula_kit import I64, arange
 from extensions.front.tf.tensor_ext import constant_input, set_op
 from mo.front.common.rule import Builder, OpRule
 from mo.front.extractor import FrontExtractorOp
@@ -44,9 +44,9 @@ class UpperBoundLowering(OpRule):
     compare = LessEqual
 
     def rewrite(self, node: Node, b: Builder):
-        entries = unsqueeze(b, node.in_port(0), [1], 'entries')  # [B, 1, N]
-        values = unsqueeze(b, node.in_port(1), [2], 'values')  # [B, M, 1]
-        before = cast(b, b.op(self.compare, [entries, values], 'before'), node.output_type, 'count_each')
+        entries = b.unsqueeze(node.in_port(0), [1], 'entries')  # [B, 1, N]
+        values = b.unsqueeze(node.in_port(1), [2], 'values')  # [B, M, 1]
+        before = b.cast(b.op(self.compare, [entries, values], 'before'), node.output_type, 'count_each')
         return b.op(ReduceSum, [before, b.const([2], 'axes', I64)], 'count', keep_dims=False)
 
 
@@ -94,16 +94,16 @@ class BincountLowering(OpRule):
         values = node.in_port(0)
         if not self.per_row:  # every element of arr counts into one histogram
             values = b.op(Reshape, [values, b.const([-1], 'flat', I64)], 'flat_values', special_zero=False)
-        bins = arange(b, cast(b, node.in_port(1), I64, 'size_i64'), 'bins', I64)
-        hits = b.op(Equal, [unsqueeze(b, cast(b, values, I64, 'values_i64'), [-1], 'values_column'), bins], 'hits')
-        counts = cast(b, hits, node.data_type, 'hit_counts')
+        bins = arange(b, b.cast(node.in_port(1), I64, 'size_i64'), 'bins', I64)
+        hits = b.op(Equal, [b.unsqueeze(b.cast(values, I64, 'values_i64'), [-1], 'values_column'), bins], 'hits')
+        counts = b.cast(hits, node.data_type, 'hit_counts')
         if node.binary_output:
             return b.op(ReduceMax, [counts, b.const([-2], 'axes', I64)], 'present', keep_dims=False)
         if weighted:
             weight = node.in_port(2)
             if not self.per_row:
                 weight = b.op(Reshape, [weight, b.const([-1], 'flat_w', I64)], 'flat_weights', special_zero=False)
-            counts = b.op(Mul, [counts, unsqueeze(b, weight, [-1], 'weights_column')], 'weighted')
+            counts = b.op(Mul, [counts, b.unsqueeze(weight, [-1], 'weights_column')], 'weighted')
         return b.op(ReduceSum, [counts, b.const([-2], 'axes', I64)], 'bincount', keep_dims=False)
 
 

@@ -9,8 +9,15 @@ dynamic dimensions and segment counts convert; static ones fold.
 """
 import numpy as np
 
-from mo.front.common.formulas import (as_int64, concat, count_after_max, flatten_leading, rank_of,
-                                          shape_of, shape_part, squeeze, to_vector, unsqueeze)
+from mo.front.common.formulas import (
+    as_int64,
+    count_after_max,
+    flatten_leading,
+    shape_part,
+    squeeze,
+    to_vector,
+    unsqueeze,
+)
 from extensions.front.tf.math_lowering import truncated_quotient
 from mo.front.common.rule import Builder, OpRule, node_dtype
 from mo.graph.graph import Node
@@ -42,16 +49,16 @@ def _identity(reduction: str, dtype: np.dtype):
 def _scatter_rows(b, data, indices, rows, reduction: str, value, dtype, suffix: str):
     """ScatterNDUpdate(Broadcast(value, [rows] + shape(data)[rank(indices) - 1:]), indices, data,
     reduction): ``indices`` are the segment ids with a trailing dimension of 1."""
-    inner = shape_part(b, shape_of(b, data, suffix + '/data_shape'),
+    inner = shape_part(b, b.shape_of(data, suffix + '/data_shape'),
                        _id_rank(b, indices, suffix + '/ids_rank'), None, suffix + '/inner')
-    shape = concat(b, [rows, inner], suffix + '/shape')
+    shape = b.concat([rows, inner], suffix + '/shape')
     start = b.op(Broadcast, [b.const(value, suffix + '/identity', dtype), shape], suffix + '/start')
     return b.op(ScatterNDUpdate, [start, indices, data], suffix, reduction=reduction)
 
 
 def _id_rank(b, indices, suffix):
     """rank(indices) - 1: the rank of the segment ids the trailing unit dimension was added to."""
-    return b.op(Sub, [rank_of(b, indices, suffix + '/rank'), b.const([1], suffix + '/one', np.int64)], suffix)
+    return b.op(Sub, [b.rank_of(indices, suffix + '/rank'), b.const([1], suffix + '/one', np.int64)], suffix)
 
 
 def segment_reduce(b: Builder, data, ids, rows, kind: str, dtype, empty_is_zero: bool):
@@ -62,7 +69,7 @@ def segment_reduce(b: Builder, data, ids, rows, kind: str, dtype, empty_is_zero:
     total = _scatter_rows(b, data, indices, rows, reduction, _identity(reduction, dtype), dtype, 'reduce')
     if kind in ('Sum', 'Prod') or (kind in ('Max', 'Min') and not empty_is_zero):
         return total
-    ones = b.op(Broadcast, [b.const(1, 'one', dtype), shape_of(b, data, 'data_shape')], 'ones')
+    ones = b.op(Broadcast, [b.const(1, 'one', dtype), b.shape_of(data, 'data_shape')], 'ones')
     count = _scatter_rows(b, ones, indices, rows, 'sum', 0, dtype, 'count')
     zero = b.const(0, 'zero', dtype)
     if kind in ('Max', 'Min'):
@@ -180,16 +187,16 @@ class DynamicStitchLowering(OpRule):
         count = node.stitch_count
         indices = [node.in_port(i) for i in range(count)]
         data = [node.in_port(count + i) for i in range(count)]
-        flat_indices = as_int64(b, concat(b, [to_vector(b, ids, 'indices_{}'.format(i))
+        flat_indices = as_int64(b, b.concat([to_vector(b, ids, 'indices_{}'.format(i))
                                               for i, ids in enumerate(indices)], 'all_indices'), 'indices')
-        rows = [flatten_leading(b, part, rank_of(b, ids, 'rank_{}'.format(i)), 'rows_{}'.format(i))
+        rows = [flatten_leading(b, part, b.rank_of(ids, 'rank_{}'.format(i)), 'rows_{}'.format(i))
                 for i, (ids, part) in enumerate(zip(indices, data))]
-        inner = shape_part(b, shape_of(b, rows[0], 'row_shape'), 1, None, 'inner')
+        inner = shape_part(b, b.shape_of(rows[0], 'row_shape'), 1, None, 'inner')
         zero_row = b.op(Broadcast, [b.const(0, 'zero', node_dtype(node)),
-                                    concat(b, [b.const([1], 'one_row', np.int64), inner], 'zero_row_shape')],
+                                    b.concat([b.const([1], 'one_row', np.int64), inner], 'zero_row_shape')],
                         'zero_row')
-        table = concat(b, rows + [zero_row], 'table')
-        positions = b.op(Range, [b.const(0, 'first', np.int64), squeeze(b, shape_of(b, flat_indices, 'total'), 0,
+        table = b.concat(rows + [zero_row], 'table')
+        positions = b.op(Range, [b.const(0, 'first', np.int64), squeeze(b, b.shape_of(flat_indices, 'total'), 0,
                                                                          'count'), b.const(1, 'step', np.int64)],
                          'positions', output_type=np.dtype(np.int64))
         nobody = b.op(Broadcast, [b.const(-1, 'nobody', np.int64), count_after_max(b, flat_indices, 'out_rows')],
@@ -210,7 +217,7 @@ class DynamicPartitionLowering(OpRule):
 
     def rewrite(self, node: Node, b: Builder):
         partitions = to_vector(b, node.in_port(1), 'partitions')
-        rows = flatten_leading(b, node.in_port(0), rank_of(b, node.in_port(1), 'rank'), 'rows')
+        rows = flatten_leading(b, node.in_port(0), b.rank_of(node.in_port(1), 'rank'), 'rows')
         outputs = []
         for i in range(node.num_partitions):
             chosen = b.op(Equal, [partitions, b.const(i, 'id_{}'.format(i), np.int32)], 'is_{}'.format(i))

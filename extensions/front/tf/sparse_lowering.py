@@ -1,8 +1,15 @@
 """TensorFlow's sparse-tensor ops built from opset ops (the ops ``sparse_ext.SPARSE_OPS`` lists)."""
 import numpy as np
 
-from mo.front.common.formulas import (concat, int_range, row_major_strides, shape_of, shape_part, squeeze,
-                                          unravel, unsqueeze, vector_length)
+from mo.front.common.formulas import (
+    int_range,
+    row_major_strides,
+    shape_part,
+    squeeze,
+    unravel,
+    unsqueeze,
+    vector_length,
+)
 from mo.front.common.rule import Builder, OpRule
 from mo.graph.graph import Node
 from mo.ops.broadcast import Broadcast
@@ -28,9 +35,9 @@ class SparseToDenseLowering(OpRule):
     def rewrite(self, node: Node, b: Builder):
         shape = node.in_port(1).get_source()
         dense = b.op(Broadcast, [node.in_port(3), shape], 'dense')
-        pattern = concat(b, [b.const([-1], 'minus_one', np.int64), shape_of(b, shape, 'rank')], 'rows_pattern')
+        pattern = b.concat([b.const([-1], 'minus_one', np.int64), b.shape_of(shape, 'rank')], 'rows_pattern')
         indices = b.op(Reshape, [node.in_port(0), pattern], 'indices', special_zero=False)
-        count = shape_part(b, shape_of(b, indices, 'indices_shape'), 0, 1, 'count')
+        count = shape_part(b, b.shape_of(indices, 'indices_shape'), 0, 1, 'count')
         values = b.op(Broadcast, [node.in_port(2), count], 'values')
         return b.op(ScatterNDUpdate, [dense, indices, values], 'scatter')
 
@@ -66,7 +73,7 @@ class SparseFillEmptyRowsLowering(OpRule):
         indices, values, shape = (node.in_port(i).get_source() for i in range(3))
         rows = b.op(Gather, [indices, b.const(0, 'row_column', _I64), b.const(1, 'column_axis', _I64)], 'rows')
         row_count = shape_part(b, shape, 0, 1, 'row_count')
-        ones = b.op(Broadcast, [b.const(1, 'one', _I64), shape_of(b, rows, 'entries')], 'ones')
+        ones = b.op(Broadcast, [b.const(1, 'one', _I64), b.shape_of(rows, 'entries')], 'ones')
         zeros = b.op(Broadcast, [b.const(0, 'zero', _I64), row_count], 'zeros')
         count = b.op(ScatterNDUpdate, [zeros, unsqueeze(b, rows, -1, 'row_indices'), ones], 'per_row',
                      reduction='sum')
@@ -76,10 +83,10 @@ class SparseFillEmptyRowsLowering(OpRule):
                                                    b.const(0, 'column_zero', _I64)], 'is_first')], 'first_column',
                             dst_type=_I64)
         new_indices = b.op(Mul, [unsqueeze(b, empty_rows, -1, 'empty_column'), first_column], 'new_indices')
-        defaults = b.op(Broadcast, [node.in_port(3), shape_of(b, empty_rows, 'new_count')], 'defaults')
-        all_indices = concat(b, [indices, new_indices], 'all_indices')
-        all_values = concat(b, [values, defaults], 'all_values')
-        keys = b.op(Convert, [concat(b, [rows, empty_rows], 'all_rows')], 'keys', dst_type=np.dtype(np.int32))
+        defaults = b.op(Broadcast, [node.in_port(3), b.shape_of(empty_rows, 'new_count')], 'defaults')
+        all_indices = b.concat([indices, new_indices], 'all_indices')
+        all_values = b.concat([values, defaults], 'all_values')
+        keys = b.op(Convert, [b.concat([rows, empty_rows], 'all_rows')], 'keys', dst_type=np.dtype(np.int32))
         total = vector_length(b, keys, 'total')
         order = b.op(TopK, [keys, total], 'order', axis=-1, mode='min', sort='value', stable=True,
                      index_element_type='i64').out_port(1)
@@ -88,8 +95,8 @@ class SparseFillEmptyRowsLowering(OpRule):
         out_values = b.op(Gather, [all_values, order, gather_axis], 'output_values')
         positions = int_range(b, total, _I64, 'positions')
         destination = b.op(ScatterNDUpdate, [b.op(Broadcast, [b.const(0, 'no_position', _I64),
-                                                              shape_of(b, keys, 'all_count')], 'start'),
+                                                              b.shape_of(keys, 'all_count')], 'start'),
                                              unsqueeze(b, order, -1, 'order_column'), positions], 'destination')
-        reverse = b.op(Slice, [destination, b.const([0], 'begin', _I64), shape_of(b, rows, 'input_count'),
+        reverse = b.op(Slice, [destination, b.const([0], 'begin', _I64), b.shape_of(rows, 'input_count'),
                                b.const([1], 'step', _I64), b.const([0], 'axes', _I64)], 'reverse_index_map')
         return [out_indices, out_values, empty, reverse]

@@ -14,7 +14,7 @@ from extensions.front.onnx.microsoft_gqa_ext import (ATTENTION_BIAS, COS, HEAD_S
                                                     POSITION_IDS, QUERY, SEQLENS_K, SIN, TOTAL_LENGTH,
                                                     UNSUPPORTED_INPUTS, VALUE)
 from mo.front.common.nn_formulas import like
-from extensions.middle.onnx.microsoft_attention_lowering import _dim, _i64, _shape
+from extensions.middle.onnx.microsoft_attention_lowering import _i64, _shape
 from mo.front.common.rule import Builder
 from mo.graph.graph import Node
 from mo.middle.rule import MiddleOpRule
@@ -84,7 +84,7 @@ class GroupQueryAttentionLowering(MiddleOpRule):
         # [B, S, N * H] -> [B, S, N, H]
         q, k, v = (b.op(Reshape, [x, _i64(b, [0, 0, n, head], tag + '_shape')], tag, special_zero=True)
                    for x, n, tag in ((q, heads, 'q_bsnh'), (k, kv_heads, 'k_bsnh'), (v, kv_heads, 'v_bsnh')))
-        length = _dim(b, q, 1, 'query_length')
+        length = b.dim_of(q, 1, 'query_length')
         total = b.op(Add, [b.op(Convert, [node.in_port(SEQLENS_K)], 'seqlens_k', dst_type=np.dtype(I64)),
                            _i64(b, 1, 'one')], 'total_lengths')
         past = b.op(Maximum, [b.op(Sub, [total, length], 'past_or_negative'), _i64(b, 0, 'zero')], 'past_lengths')
@@ -103,7 +103,7 @@ class GroupQueryAttentionLowering(MiddleOpRule):
         if node.softcap > 0:
             cap = like(b, node.softcap, q, 'softcap')
             scores = b.op(Mul, [b.op(Tanh, [b.op(Div, [scores, cap], 'capped_in')], 'capped'), cap], 'softcapped')
-        keys = _range(b, _dim(b, k, 2, 'key_count'), 'keys')
+        keys = _range(b, b.dim_of(k, 2, 'key_count'), 'keys')
         if node.is_in_port_connected(ATTENTION_BIAS):
             scores = b.op(Add, [scores, self._bias(b, node.in_port(ATTENTION_BIAS), keys)], 'with_attention_bias')
         raw = scores
@@ -147,13 +147,13 @@ class GroupQueryAttentionLowering(MiddleOpRule):
     def _present(node: Node, b: Builder, k, v, past):
         """The present cache [B, N, L, H], L = max(past buffer, total_sequence_length): row j of entry b is new row
         j - past_b where that is one of the S new rows, else the past buffer's row j (zeros past its end)."""
-        buffer = _dim(b, node.in_port(PAST_KEY), 2, 'past_buffer')
+        buffer = b.dim_of(node.in_port(PAST_KEY), 2, 'past_buffer')
         declared = b.op(Convert, [b.op(Reshape, [node.in_port(TOTAL_LENGTH), _i64(b, [], 'scalar')], 'total_scalar',
                                        special_zero=False)], 'total_sequence_length', dst_type=np.dtype(I64))
         size = b.op(Maximum, [buffer, declared], 'present_length')
         rows = _range(b, size, 'present_rows')
         relative = b.op(Sub, [rows, _column(b, past, 'present_past')], 'relative')  # [B, L]
-        new_rows = _dim(b, k, 2, 'new_rows')
+        new_rows = b.dim_of(k, 2, 'new_rows')
         is_new = b.op(LogicalAnd, [b.op(GreaterEqual, [relative, _i64(b, 0, 'first_new')], 'after_past'),
                                    b.op(Less, [relative, new_rows], 'before_end')], 'is_new')
         # rows of Concat(past padded to L, new): j itself, or L + j - past_b for a new row
@@ -173,7 +173,7 @@ class GroupQueryAttentionLowering(MiddleOpRule):
         """attention_bias [B or 1, N or 1, S, T], its last axis padded with zeros (keys masked anyway) or cut to the
         keys' count (a shared buffer longer than total_sequence_length)."""
         count = b.op(ShapeOf, [keys], 'key_count_1d', output_type=np.dtype(I64))
-        missing = b.op(Maximum, [b.op(Sub, [count, _dim(b, bias, 3, 'bias_keys')], 'bias_short'),
+        missing = b.op(Maximum, [b.op(Sub, [count, b.dim_of(bias, 3, 'bias_keys')], 'bias_short'),
                                  _i64(b, [0], 'no_pad')], 'bias_missing')
         pads_end = b.op(Concat, [_i64(b, [0, 0, 0], 'bias_pads_lead'), missing], 'bias_pads_end', axis=0)
         padded = b.op(Pad, [bias, _i64(b, [0, 0, 0, 0], 'bias_pads_begin'), pads_end, like(b, 0.0, bias, 'bias_zero')],
@@ -216,7 +216,7 @@ class GroupQueryAttentionLowering(MiddleOpRule):
                       'sink_shape_full', axis=0)
         sink = b.op(Broadcast, [sink, column], 'sink')
         probs = b.op(Softmax, [b.op(Concat, [scores, sink], 'with_sink', axis=3)], 'probs_with_sink', axis=-1)
-        count = _dim(b, scores, 3, 'score_keys')
+        count = b.dim_of(scores, 3, 'score_keys')
         return b.op(Slice, [probs, _i64(b, [0], 'keys_begin'), b.op(Unsqueeze, [count, _i64(b, [0], 'count_axis')],
                                                                    'keys_end'),
                             _i64(b, [1], 'keys_step'), _i64(b, [3], 'keys_axis')], 'probs')

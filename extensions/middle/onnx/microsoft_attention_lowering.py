@@ -16,7 +16,6 @@ from mo.ops.nn_ops import Softmax
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
-from mo.ops.shapeof import ShapeOf
 from mo.ops.split import Split, VariadicSplit
 from mo.ops.transpose import Transpose
 from mo.ops.unsqueeze import Unsqueeze
@@ -27,12 +26,6 @@ I64 = np.int64
 
 def _i64(b: Builder, value, tag: str):
     return b.const(np.array(value, I64), tag, I64)
-
-
-def _dim(b: Builder, x, axis: int, tag: str):
-    """``shape(x)[axis]``, an int64 scalar."""
-    return b.op(Gather, [b.op(ShapeOf, [x], tag + '/shape', output_type=np.dtype(I64)), _i64(b, axis, tag + '/index'),
-                         _i64(b, 0, tag + '/axis')], tag)
 
 
 def _shape(node: Node, port: int, op: str, what: str, ranks):
@@ -75,7 +68,7 @@ class ONNXMSRotaryEmbeddingLowering(MiddleOpRule):
             rows = node.in_port(1).get_source()
         else:
             # one offset: positions offset + [0, S) for every batch, as [1, S]
-            length = _dim(b, x, 1 if len(shape) == 3 else 2, 'sequence_length')
+            length = b.dim_of(x, 1 if len(shape) == 3 else 2, 'sequence_length')
             steps = b.op(Range, [_i64(b, 0, 'start'), length, _i64(b, 1, 'step')], 'steps', output_type=np.dtype(I64))
             offset = b.op(Reshape, [node.in_port(1), _i64(b, [1], 'offset_shape')], 'offset', special_zero=False)
             rows = b.op(Unsqueeze, [b.op(Add, [steps, offset], 'positions'), _i64(b, [0], 'batch_axis')], 'rows')
@@ -122,7 +115,7 @@ def _mask_term(b: Builder, mask, form: str, keys, scores, filter_value: float, t
             # followed by as many zeros, the mask reads [ends, starts] either way: lengths have start 0
             zeros = b.op(Mul, [positions, _i64(b, 0, tag + '/zero_factor')], tag + '/zeros')
             padded = b.op(Concat, [positions, zeros], tag + '/padded', axis=0)
-            batch = _dim(b, scores, 0, tag + '/batch')
+            batch = b.dim_of(scores, 0, tag + '/batch')
             first = b.op(Range, [_i64(b, 0, tag + '/start'), batch, _i64(b, 1, tag + '/step')], tag + '/first',
                          output_type=np.dtype(I64))
             axis = _i64(b, 0, tag + '/axis')
@@ -169,13 +162,13 @@ def attend(b: Builder, node: Node, q, k, v, head_size: int, v_hidden: int, past_
     if attention_bias is not None:
         scores = b.op(Add, [scores, attention_bias], 'with_attention_bias')
     if mask is not None or node.unidirectional:
-        total = _dim(b, k, 2, 'total_length')
+        total = b.dim_of(k, 2, 'total_length')
         keys = b.op(Range, [_i64(b, 0, 'key_start'), total, _i64(b, 1, 'key_step')], 'keys', output_type=np.dtype(I64))
         if mask is not None:
             scores = b.op(Add, [scores, _mask_term(b, mask, mask_form, keys, scores, node.mask_filter_value, 'mask')],
                           'with_mask')
         if node.unidirectional:
-            length = _dim(b, q, 2, 'query_length')
+            length = b.dim_of(q, 2, 'query_length')
             queries = b.op(Range, [_i64(b, 0, 'query_start'), length, _i64(b, 1, 'query_step')], 'queries',
                            output_type=np.dtype(I64))
             scores = b.op(Add, [scores, _causal_term(b, queries, length, keys, past_length, scores, 'causal')],
@@ -242,7 +235,7 @@ class ONNXMSMultiHeadAttentionLowering(MiddleOpRule):
         if node.is_in_port_connected(6) != node.is_in_port_connected(7):
             raise Error('{} "{}": past_key and past_value go together', op, b.name)
         if node.is_in_port_connected(6):
-            past_length = _dim(b, node.in_port(6), 2, 'past_length')
+            past_length = b.dim_of(node.in_port(6), 2, 'past_length')
             k = b.op(Concat, [node.in_port(6), k], 'present_key', axis=2)
             v = b.op(Concat, [node.in_port(7), v], 'present_value', axis=2)
         mask, form = None, None
@@ -286,7 +279,7 @@ class ONNXMSAttentionLowering(MiddleOpRule):
         past_length = None
         if node.is_in_port_connected(4):
             past = node.in_port(4).get_source()
-            past_length = _dim(b, past, 3, 'past_length')
+            past_length = b.dim_of(past, 3, 'past_length')
             axis = _i64(b, 0, 'past_axis')
             k = b.op(Concat, [b.op(Gather, [past, _i64(b, 0, 'past_key_index'), axis], 'past_key'), k], 'key', axis=2)
             v = b.op(Concat, [b.op(Gather, [past, _i64(b, 1, 'past_value_index'), axis], 'past_value'), v], 'value',

@@ -1,5 +1,6 @@
 """Small formulas the lowerings of image, detection and sequence ops share, built with a rule's builder ``b``
-(``mo.front.common.rule.Builder``): sizes of dimensions, index ranges, casts, clamps and axis moves.
+(``mo.front.common.rule.Builder``): sizes of dimensions in TensorFlow's names, index ranges, clamps. The formulas
+every rule shares (casts, unsqueeze, transpose, ...) are the builder's methods (``mo.front.common.builder_formulas``).
 
 Every function takes the builder, the tensors it reads (anything ``b.op`` accepts) and a ``tag`` that keeps
 the names of the nodes it makes unique within one replacement.
@@ -8,15 +9,12 @@ import numpy as np
 
 from mo.ops.activation_ops import Ceiling, Floor
 from mo.ops.concat import Concat
-from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Maximum, Minimum, Mul, Sub
 from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.reshape import Reshape
 from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
-from mo.ops.transpose import Transpose
-from mo.ops.unsqueeze import Unsqueeze
 
 F32 = np.float32
 I32 = np.int32
@@ -25,13 +23,7 @@ I64 = np.int64
 
 def dim(b, tensor, axis: int, tag: str, dtype=I32):
     """The size of dimension ``axis`` of ``tensor``, a scalar of ``dtype``."""
-    shape = b.op(ShapeOf, [tensor], tag + '/shape', output_type=np.dtype(dtype))
-    return b.op(Gather, [shape, b.const(axis, tag + '/axis_index', I64), b.const(0, tag + '/axis0', I64)], tag)
-
-
-def element(b, vector, index: int, tag: str):
-    """``vector[index]`` as a scalar."""
-    return b.op(Gather, [vector, b.const(index, tag + '/index', I64), b.const(0, tag + '/axis', I64)], tag)
+    return b.dim_of(tensor, axis, tag, dtype, const_names=('axis_index', 'axis0'))  # the names TF's pins hold
 
 
 def column(b, matrix, index: int, tag: str):
@@ -52,23 +44,19 @@ def batched_gather(b, data, indices, index_rank: int, tag: str, dtype=I64):
                         b.const([1], tag + '/tail_step', I64)], tag + '/tail')
     flat = b.op(Reshape, [data, b.op(Concat, [b.const([-1], tag + '/rows', dtype), tail], tag + '/flat_shape',
                                      axis=0)], tag + '/flat')
-    batch = element(b, shape, 0, tag + '/batch')
-    starts = b.op(Mul, [arange(b, batch, tag + '/batch_index', dtype), element(b, shape, 1, tag + '/rows_each')],
+    batch = b.element(shape, 0, tag + '/batch')
+    starts = b.op(Mul, [arange(b, batch, tag + '/batch_index', dtype), b.element(shape, 1, tag + '/rows_each')],
                   tag + '/starts')
-    starts = unsqueeze(b, starts, range(1, index_rank), tag + '/starts_nd') if index_rank > 1 else starts
+    starts = b.unsqueeze(starts, range(1, index_rank), tag + '/starts_nd') if index_rank > 1 else starts
     return b.op(Gather, [flat, b.op(Add, [indices, starts], tag + '/flat_index'), b.const(0, tag + '/axis', I64)],
                 tag)
-
-
-def cast(b, tensor, dtype, tag: str):
-    return b.op(Convert, [tensor], tag, dst_type=np.dtype(dtype))
 
 
 def float_input(b, node, port: int, tag: str):
     """Input ``port`` of ``node`` as float32: itself when the node's ``data_type`` says it is, else Converted."""
     if np.dtype(node.soft_get('data_type', None) or F32) == F32:
         return node.in_port(port)
-    return cast(b, node.in_port(port), F32, tag)
+    return b.cast(node.in_port(port), F32, tag)
 
 
 def arange(b, count, tag: str, dtype=I32):
@@ -92,11 +80,3 @@ def floor(b, tensor, tag: str):
 
 def ceil(b, tensor, tag: str):
     return b.op(Ceiling, [tensor], tag)
-
-
-def unsqueeze(b, tensor, axes, tag: str):
-    return b.op(Unsqueeze, [tensor, b.const(list(axes), tag + '/axes', I64)], tag)
-
-
-def transpose(b, tensor, order, tag: str):
-    return b.op(Transpose, [tensor, b.const(list(order), tag + '/order', I64)], tag)

@@ -3,41 +3,28 @@
 Front rules run before shape inference, so a formula cannot ask for a rank or a dimension: it computes
 them with ShapeOf, Gather and Slice, which fold to constants once inference knows the shapes. Every
 helper takes the rule's builder ``b`` and a ``suffix`` that names the nodes it makes (``<node>/<suffix>...``).
+The formulas every rule shares (shape, rank, dimension, cast, unsqueeze, transpose, concat) are the builder's
+methods (``mo.front.common.builder_formulas``); these are the rarer ones.
 """
 import numpy as np
 
 from mo.ops.broadcast import Broadcast
-from mo.ops.concat import Concat
 from mo.ops.convert import Convert
 from mo.ops.elementwise import Add, Div, FloorMod, Less
-from mo.ops.gather import Gather
 from mo.ops.range import Range
 from mo.ops.reduce import ReduceMax, ReduceProd
 from mo.ops.reshape import Reshape
 from mo.ops.select import Select
-from mo.ops.shapeof import ShapeOf
 from mo.ops.slice import Slice
 from mo.ops.squeeze import Squeeze
-from mo.ops.unsqueeze import Unsqueeze
 
 #: "to the end" for a Slice stop
 _END = np.iinfo(np.int64).max
 
 
-def shape_of(b, x, suffix: str):
-    """ShapeOf(x), int64."""
-    return b.op(ShapeOf, [x], suffix, output_type=np.dtype(np.int64))
-
-
-def rank_of(b, x, suffix: str):
-    """The rank of ``x`` as a 1-element int64 vector."""
-    return shape_of(b, shape_of(b, x, suffix + '/shape'), suffix)
-
-
 def dim_of(b, x, axis: int, suffix: str):
     """Dimension ``axis`` (negative counts from the end) of ``x`` as an int64 scalar."""
-    return b.op(Gather, [shape_of(b, x, suffix + '/shape'), b.const(axis, suffix + '/axis', np.int64),
-                         b.const(0, suffix + '/gather_axis', np.int64)], suffix)
+    return b.dim_of(x, axis, suffix, const_names=('axis', 'gather_axis'))  # the names TF's pins hold
 
 
 def shape_part(b, shape, start, stop, suffix: str):
@@ -51,11 +38,6 @@ def shape_part(b, shape, start, stop, suffix: str):
                         b.const([0], suffix + '/axes', np.int64)], suffix)
 
 
-def concat(b, parts, suffix: str, axis: int = 0):
-    """Concat of ``parts`` (nodes or ports) along ``axis``."""
-    return b.op(Concat, list(parts), suffix, axis=axis, in_ports_count=len(parts))
-
-
 def as_int64(b, x, suffix: str):
     """Convert(x, i64)."""
     return b.op(Convert, [x], suffix, dst_type=np.dtype(np.int64))
@@ -64,8 +46,8 @@ def as_int64(b, x, suffix: str):
 def flatten_leading(b, x, count, suffix: str):
     """``x`` reshaped to ``[-1] + shape(x)[count:]``: its first ``count`` (an int or a 1-element int64
     tensor) dimensions merged into one."""
-    tail = shape_part(b, shape_of(b, x, suffix + '/shape'), count, None, suffix + '/tail')
-    pattern = concat(b, [b.const([-1], suffix + '/minus_one', np.int64), tail], suffix + '/pattern')
+    tail = shape_part(b, b.shape_of(x, suffix + '/shape'), count, None, suffix + '/tail')
+    pattern = b.concat([b.const([-1], suffix + '/minus_one', np.int64), tail], suffix + '/pattern')
     return b.op(Reshape, [x, pattern], suffix, special_zero=False)
 
 
@@ -75,7 +57,8 @@ def to_vector(b, x, suffix: str):
 
 
 def unsqueeze(b, x, axis: int, suffix: str):
-    return b.op(Unsqueeze, [x, b.const([axis], suffix + '/axes', np.int64)], suffix)
+    """``x`` with a dimension of 1 inserted at ``axis`` (``b.unsqueeze`` takes a list of axes)."""
+    return b.unsqueeze(x, [axis], suffix)
 
 
 def squeeze(b, x, axis: int, suffix: str):
@@ -86,7 +69,7 @@ def count_after_max(b, ids, suffix: str):
     """``max(ids) + 1`` (0 when ``ids`` is empty) as a 1-element int64 vector: the number of rows a
     sorted segmentation or a stitch writes."""
     flat = as_int64(b, to_vector(b, ids, suffix + '/flat'), suffix + '/i64')
-    with_floor = concat(b, [b.const([-1], suffix + '/floor', np.int64), flat], suffix + '/with_floor')
+    with_floor = b.concat([b.const([-1], suffix + '/floor', np.int64), flat], suffix + '/with_floor')
     largest = b.op(ReduceMax, [with_floor, b.const([0], suffix + '/axes', np.int64)], suffix + '/max',
                    keep_dims=True)
     return b.op(Add, [largest, b.const([1], suffix + '/one', np.int64)], suffix)
@@ -106,7 +89,7 @@ def int_range(b, stop, dtype, suffix: str):
 
 def vector_length(b, x, suffix: str):
     """The number of elements of a 1-D ``x`` as an int64 scalar."""
-    return squeeze(b, shape_of(b, x, suffix + '/shape'), 0, suffix)
+    return squeeze(b, b.shape_of(x, suffix + '/shape'), 0, suffix)
 
 
 def row_major_strides(b, dims, dtype, suffix: str):
@@ -123,9 +106,9 @@ def unravel(b, flat, dims, dtype, suffix: str):
     """The coordinates of row-major indices ``flat`` in a tensor of shape ``dims`` (both of ``dtype``):
     ``[len(dims), *flat.shape]``, as FloorMod(Divide(flat, strides), dims) with strides and dims reshaped to a
     column (``[len(dims)] + [1] * rank(flat)``)."""
-    trailing = b.op(Broadcast, [b.const(1, suffix + '/one', np.int64), rank_of(b, flat, suffix + '/rank')],
+    trailing = b.op(Broadcast, [b.const(1, suffix + '/one', np.int64), b.rank_of(flat, suffix + '/rank')],
                     suffix + '/trailing')
-    column = concat(b, [shape_of(b, dims, suffix + '/count'), trailing], suffix + '/column_shape')
+    column = b.concat([b.shape_of(dims, suffix + '/count'), trailing], suffix + '/column_shape')
     strides = b.op(Reshape, [row_major_strides(b, dims, dtype, suffix + '/strides'), column],
                    suffix + '/stride_column', special_zero=False)
     sizes = b.op(Reshape, [dims, column], suffix + '/size_column', special_zero=False)

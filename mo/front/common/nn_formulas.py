@@ -3,7 +3,6 @@ ranges read from a tensor's shape (ONNX nodes do not state their rank; ShapeOf o
 these become constants at inference), per-channel broadcasts."""
 import numpy as np
 
-from mo.ops.concat import Concat
 from mo.ops.activation_ops import Erf, Tanh
 from mo.ops.convert import ConvertLike
 from mo.ops.elementwise import Add, Mul
@@ -51,10 +50,6 @@ def shape_tail(b, tensor, start: int, tag: str):
     shape = b.op(ShapeOf, [tensor], tag + '/shape')
     return b.op(Slice, [shape, b.const([start], tag + '/begin', I64), b.const([_END], tag + '/end', I64),
                         b.const([1], tag + '/step', I64)], tag)
-
-
-def concat(b, parts, tag: str):
-    return b.op(Concat, parts, tag, axis=0, in_ports_count=len(parts))
 
 
 def like(b, value, reference, tag: str):

@@ -1,22 +1,10 @@
 """Formulas the recurrent lowerings of several frameworks share (ONNX's and Paddle's LSTM/GRU/RNN), built with a
-rule's builder ``b``: shape parts, splits and the gate blocks reordered into the opset's order."""
+rule's builder ``b``: splits and the gate blocks reordered into the opset's order (shape parts and transposes are
+the builder's ``dims_of`` and ``transpose``)."""
 from mo.front.common.nn_formulas import I64
 from mo.front.common.rule import Builder
 from mo.ops.concat import Concat
-from mo.ops.gather import Gather
-from mo.ops.shapeof import ShapeOf
 from mo.ops.split import Split
-from mo.ops.transpose import Transpose
-
-
-def transpose(b: Builder, tensor, order, tag: str):
-    return b.op(Transpose, [tensor, b.const(order, tag + '/order', I64)], tag)
-
-
-def dims(b: Builder, tensor, indices, tag: str):
-    """``shape(tensor)[indices]`` (int64 vector)."""
-    shape = b.op(ShapeOf, [tensor], tag + '/shape')
-    return b.op(Gather, [shape, b.const(indices, tag + '/indices', I64), b.const(0, tag + '/axis', I64)], tag)
 
 
 def split(b: Builder, tensor, parts: int, axis: int, tag: str):

@@ -34,6 +34,7 @@ from typing import List, Sequence, Union
 
 import numpy as np
 
+from mo.front.common.builder_formulas import FormulaMethods
 from mo.front.common.replacement import FrontReplacementOp
 from mo.front.common.tree_pattern import match_tree, op_alternatives, root_ops
 from mo.graph.graph import Node, rename_nodes
@@ -64,8 +65,9 @@ def _source_of(item):
     return item.out_port(0)
 
 
-class Builder:
-    """Makes the nodes of one node's replacement, each named ``<node name>/<suffix>``."""
+class Builder(FormulaMethods):
+    """Makes the nodes of one node's replacement, each named ``<node name>/<suffix>``; the formulas rules share
+    (``b.dim_of(x, axis, suffix)``, ...) are its methods (``mo.front.common.builder_formulas``)."""
 
     def __init__(self, node: Node):
         self.node = node

@@ -30,18 +30,12 @@ def build_branch(node: Node, tag: str, specs: list) -> Graph:
     key = ('mxnet', id(branch), tuple(locs), tuple((s.dtype.str, tuple(s.shape)) for s in specs))
 
     def make_graph():
-        graph = Graph(cmd_params={'framework': 'mxnet', 'sub_graph': True}, source_format='mxnet', layout='NCHW')
+        graph = body_conversion.body_graph('mxnet')
         symbol2nx(graph, branch, None, body_inputs={v.index: loc for v, loc in zip(branch.variables, locs)})
-        for parameter in graph.get_op_nodes(op='Parameter'):
-            k = int(parameter.name[len('body_input_'):])
-            parameter['user_shape'], parameter['user_dtype'] = list(specs[k].shape), specs[k].dtype
-        graph.graph['mxnet_body'] = True
-        return graph
+        return _as_body(graph, specs)
 
-    try:
-        return body_conversion.convert_body(key, make_graph)
-    except Error as exc:
-        raise Error('The {} branch of _cond "{}": {}', tag.split('_')[0], cond.name, exc) from exc
+    where = 'The {} branch of _cond "{}"'.format(tag.split('_')[0], cond.name)
+    return body_conversion.convert_body(key, make_graph, where)
 
 
 def while_body(node: Node, specs: list) -> Graph:
@@ -59,7 +53,7 @@ def while_body(node: Node, specs: list) -> Graph:
     key = ('mxnet', id(loop), tuple((s.dtype.str, tuple(s.shape)) for s in specs))
 
     def make_graph():
-        graph = Graph(cmd_params={'framework': 'mxnet', 'sub_graph': True}, source_format='mxnet', layout='NCHW')
+        graph = body_conversion.body_graph('mxnet')
         symbol2nx(graph, func, None, body_inputs={v.index: order.index(func_locs[t])
                                                   for t, v in enumerate(func.variables)})
         made = graph.graph['mxnet_ids']
@@ -73,16 +67,19 @@ def while_body(node: Node, specs: list) -> Graph:
         steps = [expand_dims(graph, (made[index], port, func.nodes[index].name), 'step_output_{}'.format(i))
                  for i, (index, port) in enumerate(func.heads[:outputs])]
         graph.graph['mxnet_heads'] = [test[:2]] + [item[:2] for item in new] + [item[:2] for item in steps]
-        for parameter in graph.get_op_nodes(op='Parameter'):
-            k = int(parameter.name[len('body_input_'):])
-            parameter['user_shape'], parameter['user_dtype'] = list(specs[k].shape), specs[k].dtype
-        graph.graph['mxnet_body'] = True
-        return graph
+        return _as_body(graph, specs)
 
-    try:
-        return body_conversion.convert_body(key, make_graph)
-    except Error as exc:
-        raise Error('The body of _while_loop "{}": {}', loop.name, exc) from exc
+    return body_conversion.convert_body(key, make_graph, 'The body of _while_loop "{}"'.format(loop.name))
+
+
+def _as_body(graph: Graph, specs: list) -> Graph:
+    """``graph`` with its Parameters (``input_name(k)``) of the shapes and types of ``specs``, marked a body (its
+    Results are then named ``output_name(k)``)."""
+    for parameter in graph.get_op_nodes(op='Parameter'):
+        k = int(parameter.name[len('body_input_'):])
+        parameter['user_shape'], parameter['user_dtype'] = list(specs[k].shape), specs[k].dtype
+    graph.graph['mxnet_body'] = True
+    return graph
 
 
 def _parameter(graph: Graph, k: int):
@@ -111,7 +108,7 @@ def foreach_body(node: Node, specs: list) -> Graph:
     key = ('mxnet', id(foreach), tuple((s.dtype.str, tuple(s.shape)) for s in specs))
 
     def make_graph():
-        graph = Graph(cmd_params={'framework': 'mxnet', 'sub_graph': True}, source_format='mxnet', layout='NCHW')
+        graph = body_conversion.body_graph('mxnet')
         symbol2nx(graph, body, None, body_inputs={v.index: inputs[t] for t, v in enumerate(body.variables)})
         made = graph.graph['mxnet_ids']
         for t, variable in enumerate(body.variables):
@@ -121,16 +118,9 @@ def foreach_body(node: Node, specs: list) -> Graph:
         stacked = [expand_dims(graph, (node_id, port, body.nodes[index].name), 'step_output_{}'.format(j))
                    for j, ((node_id, port), (index, _)) in enumerate(zip(heads[:outputs], body.heads[:outputs]))]
         graph.graph['mxnet_heads'] = [item[:2] for item in stacked] + heads[outputs:]
-        for parameter in graph.get_op_nodes(op='Parameter'):
-            k = int(parameter.name[len('body_input_'):])
-            parameter['user_shape'], parameter['user_dtype'] = list(specs[k].shape), specs[k].dtype
-        graph.graph['mxnet_body'] = True
-        return graph
+        return _as_body(graph, specs)
 
-    try:
-        return body_conversion.convert_body(key, make_graph)
-    except Error as exc:
-        raise Error('The body of _foreach "{}": {}', foreach.name, exc) from exc
+    return body_conversion.convert_body(key, make_graph, 'The body of _foreach "{}"'.format(foreach.name))
 
 
 def _step_of(graph: Graph, parameter_id: str):

@@ -103,7 +103,7 @@ def convert_body(owner: Node, graph_proto, inputs: list, outer: list, where: str
     parent = owner.graph.graph
 
     def make_graph():
-        graph = Graph(cmd_params={'framework': 'onnx', 'sub_graph': True}, source_format='onnx', layout='NCHW')
+        graph = body_conversion.body_graph('onnx')
         for attr in (OPSETS, 'onnx_functions', 'onnx_ir_version', 'onnx_model_path'):
             if attr in parent:
                 graph.graph[attr] = parent[attr]
@@ -119,11 +119,7 @@ def convert_body(owner: Node, graph_proto, inputs: list, outer: list, where: str
             prepare(graph)
         return graph
 
-    try:
-        graph = body_conversion.convert_body(key, make_graph)
-    except Error as exc:
-        raise Error('{}: {}', where, exc) from exc
-    return Body(graph, inputs, outer)
+    return Body(body_conversion.convert_body(key, make_graph, where), inputs, outer)
 
 
 def _set_input(node: Node, spec: BodyInput, which: str, k: int):

@@ -126,7 +126,7 @@ def convert_block(owner: Node, block_idx: int, inputs, specs, outputs, where: st
         raise Error('{}: the block yields a value left out', where)
 
     def make_graph():
-        graph = Graph(cmd_params={'framework': 'paddle', 'sub_graph': True}, source_format='paddle', layout='NCHW')
+        graph = body_conversion.body_graph('paddle')
         sub = body_program(program, block_idx, [n for n in inputs if n not in weights], outputs, edits)
         program_to_graph(graph, sub, {name: value for name, value in weights.items()})
         # by node, not through the var map: a classic body writes its loop variables again (the map then names
@@ -141,7 +141,4 @@ def convert_block(owner: Node, block_idx: int, inputs, specs, outputs, where: st
             node['user_dtype'] = np.dtype(spec.dtype)
         return graph
 
-    try:
-        return body_conversion.convert_body(key, make_graph)
-    except Error as exc:
-        raise Error('{}: {}', where, exc) from exc
+    return body_conversion.convert_body(key, make_graph, where)
