@@ -145,8 +145,9 @@ class QLinearAveragePoolExtractor(_QLinearExtractor):
 
 
 class QLinearSoftmaxExtractor(_QLinearExtractor):
-    """QLinearSoftmax(X, X_scale, x_zp, y_scale, y_zp) -> requantized Softmax over ``axis`` (``opset`` 13 on: that
-    axis alone, -1 by default; before: the axes from ``axis`` on, 1 by default), computed as onnxruntime's kernel."""
+    """QLinearSoftmax(X, X_scale, x_zp, y_scale, y_zp) -> requantized Softmax over ``axis`` (-1 by default, the
+    schema's default whatever ``opset`` says; ``opset`` 13 on: that axis alone; before: the axes from ``axis`` on),
+    computed as onnxruntime's kernel."""
     op = 'QLinearSoftmax'
     internal = 'ONNXMSQLinearSoftmax'
     type_ports = (4, 0, 2)
@@ -156,10 +157,7 @@ class QLinearSoftmaxExtractor(_QLinearExtractor):
         opset = onnx_attr(node, 'opset', 'i', None)
         if opset is None:
             raise Error('QLinearSoftmax "{}": the attribute opset is required', _name(node))
-        axis = onnx_attr(node, 'axis', 'i', None)
-        if axis is None:
-            axis = -1 if opset >= 13 else 1
-        return {'axis': int(axis), 'softmax_opset': int(opset)}
+        return {'axis': int(onnx_attr(node, 'axis', 'i', -1)), 'softmax_opset': int(opset)}
 
 
 def _flag(node, attr: str) -> bool:
