@@ -550,6 +550,7 @@ MIDDLE = [
     'extensions.middle.empty_axes.ReduceEmptyAxes',
     'extensions.middle.empty_axes.SqueezeEmptyAxes',
     # ONNX: run-time axes (Unsqueeze, reductions) in forms the CPU plugin runs; ReduceMax/Min of an empty set
+    'extensions.middle.reduce_max_negative_infinity.ReduceMaxEqualsNegativeInfinity',  # before its Select
     'extensions.middle.reduce_empty_set.ReduceEmptySet',
     'extensions.middle.runtime_axes.UnsqueezeRuntimeAxes',
     'extensions.middle.runtime_axes.ReduceLogicalRuntimeAxes',
