@@ -347,3 +347,29 @@ def test_qembed_layer_normalization(table_type, segments, mask, tmp_path):
     (y, mask_index), (expected_y, expected_mask_index) = _run(model, feeds, tmp_path)
     assert_float(y, expected_y, relative=1e-4)
     np.testing.assert_array_equal(mask_index, expected_mask_index)
+
+
+@pytest.mark.parametrize('op,inputs,attrs,message', [
+    ('QLinearSoftmax', ['x', 'x_scale', 'x_zero', 'y_scale', 'y_zero'], {}, 'opset is required'),
+    ('QLinearConcat', ['y_scale', 'y_zero', 'x', 'x_scale', 'x_zero'], {}, 'axis is required'),
+    ('QLinearAveragePool', ['x', 'x_scale', 'x_zero', 'y_scale', 'y_zero'],
+     dict(kernel_shape=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1, count_include_pad=1), 'count_include_pad with ceil_mode'),
+    ('QLinearGlobalAveragePool', ['x', 'x_scale', 'x_zero', 'y_scale', 'y_zero'], dict(channels_last=2),
+     'channels_last must be 0 or 1'),
+    ('QAttention', ['x', 'w', 'bias', 'x_scale', 'w_scale'], dict(num_heads=2, do_rotary=1), 'do_rotary'),
+    ('QLinearAdd', ['i16', 'x_scale', '', 'i16', 'x_scale', '', 'y_scale', ''], {}, 'not int8 or uint8'),
+])
+def test_bad_qoperator_nodes(op, inputs, attrs, message, tmp_path):
+    """A QOperator node mo cannot convert is one error naming it and what is wrong."""
+    import mo
+    init = {'x_scale': np.float32(0.1), 'x_zero': np.uint8(128), 'y_scale': np.float32(0.1), 'y_zero': np.uint8(128),
+            'w': np.zeros([8, 24], np.int8), 'w_scale': np.float32(0.1), 'bias': np.zeros([24], np.float32)}
+    types = {'x': (TensorProto.UINT8, [1, 2, 4, 4] if op != 'QAttention' else [1, 3, 8]),
+             'i16': (TensorProto.INT16, [2, 3])}
+    graph_inputs = [(name, *types[name]) for name in dict.fromkeys(inputs) if name in types]
+    node = helper.make_node(op, inputs, ['y'], domain=MS, name='bad_node', **attrs)
+    model = _model([node], graph_inputs, [('y', TensorProto.FLOAT, None)],
+                   {k: v for k, v in init.items() if k in inputs})
+    with pytest.raises(mo.Error, match=message) as error:
+        mo.convert_model(model, output_dir=str(tmp_path))
+    assert 'bad_node' in str(error.value)
