@@ -130,6 +130,20 @@ FRONT = [
     'extensions.front.onnx.quantize_lowering.ONNXQLinearConvLowering',
     'extensions.front.onnx.quantize_lowering.ONNXMatMulIntegerLowering',
     'extensions.front.onnx.quantize_lowering.ONNXConvIntegerLowering',
+    # ONNX: onnxruntime's QOperator int8 ops (QAttention becomes the com.microsoft Attention of the middle phase)
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearAddLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearMulLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearLeakyReluLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearSigmoidLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearConcatLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearGlobalAveragePoolLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearAveragePoolLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQLinearSoftmaxLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQGemmLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSDynamicQuantizeMatMulLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSMatMulIntegerToFloatLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQAttentionLowering',
+    'extensions.front.onnx.qoperator_lowering.ONNXMSQEmbedLayerNormalizationLowering',
     # ONNX: control flow, sequences, optionals
     'extensions.front.onnx.control_flow_ext.ONNXLoopInputs',
     'extensions.front.onnx.sequence_loop.ONNXLoopSequenceScan',  # a sequence appended to in a Loop: a scan output
@@ -556,6 +570,7 @@ MIDDLE = [
     'extensions.middle.empty_axes.ReduceEmptyAxes',
     'extensions.middle.empty_axes.SqueezeEmptyAxes',
     # ONNX: run-time axes (Unsqueeze, reductions) in forms the CPU plugin runs; ReduceMax/Min of an empty set
+    'extensions.middle.reduce_max_negative_infinity.ReduceMaxEqualsNegativeInfinity',  # before its Select
     'extensions.middle.reduce_empty_set.ReduceEmptySet',
     'extensions.middle.runtime_axes.UnsqueezeRuntimeAxes',
     'extensions.middle.runtime_axes.ReduceLogicalRuntimeAxes',

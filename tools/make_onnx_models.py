@@ -11,7 +11,8 @@ SSD, SSDlite) around a backbone of two or three small convolutions, so that thei
 pre- and post-processing graph (Resize, If, Loop, NonMaxSuppression, RoiAlign, TopK, NonZero, shapes computed at run
 time) with dynamic image height and width. ``tests/onnx/test_real_models.py`` (``test_detection_models.py`` for
 the detectors) converts the committed files with mo and compares OpenVINO's results with onnxruntime's; this script
-needs torch and torchvision and is run by hand when a model is added.
+needs torch and torchvision (``bert_tiny`` transformers too; ``tests/onnx/test_qoperator_models.py`` runs it through
+onnxruntime's transformer optimizer and dynamic quantizer) and is run by hand when a model is added.
 """
 import argparse
 import os
@@ -151,6 +152,33 @@ def text_classifier():
 
     axes = {'ids': {0: 'batch', 1: 'sequence'}, 'logits': {0: 'batch'}}
     return TextClassifier(), {'ids': ((2, 9), 'ids')}, axes, ['logits']
+
+
+def bert_tiny():
+    """transformers' BertModel (2 layers, hidden 16, 2 heads, vocabulary 1000, eager attention) -> last_hidden_state;
+    int64 input_ids, attention_mask and token_type_ids with dynamic batch and sequence axes. The export onnxruntime's
+    transformer optimizer fuses into EmbedLayerNormalization, Attention and SkipLayerNormalization (needs
+    transformers)."""
+    import torch.nn as nn
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(vocab_size=1000, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=32, max_position_embeddings=32, type_vocab_size=2,
+                        attn_implementation='eager')
+
+    class Bert(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bert = BertModel(config, add_pooling_layer=False)
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
+                             token_type_ids=token_type_ids).last_hidden_state
+
+    names = ('input_ids', 'attention_mask', 'token_type_ids')
+    axes = {name: {0: 'batch', 1: 'sequence'} for name in names + ('last_hidden_state',)}
+    inputs = {'input_ids': ((2, 7), 'ids'), 'attention_mask': ((2, 7), 'mask'), 'token_type_ids': ((2, 7), 'segments')}
+    return Bert(), inputs, axes, ['last_hidden_state']
 
 
 # --- detectors --------------------------------------------------------------------------------------------------
@@ -320,7 +348,7 @@ def mask_rcnn_no_detections():
 DETECTORS = (faster_rcnn, mask_rcnn, keypoint_rcnn, retinanet, fcos, ssd, ssdlite, retinanet_no_detections,
              mask_rcnn_no_detections)
 MODELS = {f.__name__: f for f in (resnet18_w8, mobilenet_v3_small, transformer_encoder, lstm, gru, unet,
-                                  text_classifier) + DETECTORS}
+                                  text_classifier, bert_tiny) + DETECTORS}
 
 
 def _randomize_detector(model):
@@ -363,7 +391,8 @@ def export(name: str, out_dir: str) -> str:
         if kind == 'image':
             args.append([torch.rand(*shape)])  # torchvision's detectors take a list of images
         else:
-            args.append(torch.randint(0, 1000, shape) if kind == 'ids' else torch.randn(*shape))
+            args.append(torch.randint(0, 1000, shape) if kind == 'ids' else torch.ones(*shape, dtype=torch.int64)
+                        if kind == 'mask' else torch.randint(0, 2, shape) if kind == 'segments' else torch.randn(*shape))
     path = os.path.join(out_dir, name + '.onnx')
     with torch.no_grad():
         if detector:

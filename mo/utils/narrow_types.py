@@ -1,4 +1,4 @@
-"""The IR's narrow element types (bf16, f8, f4, i4, u4) as numpy dtypes, from ``ml_dtypes``, imported on first use.
+"""The IR's narrow element types (bf16, f8, f4, i4, u4, u2) as numpy dtypes, from ``ml_dtypes``, imported on first use.
 
 Importing ``ml_dtypes`` 0.7 costs 0.7-0.8 s of CPU (0.6: under 0.01 s): it registers a ufunc loop for each of
 its ~25 types and each ufunc, and numpy 2 compares every loop added with the ufunc's whole loop list. Most models
@@ -20,10 +20,13 @@ IR_NARROW_TYPES = (
     ('float4_e2m1fn', 'f4e2m1', 'F4E2M1'),
     ('int4', 'i4', 'I4'),
     ('uint4', 'u4', 'U4'),
+    ('uint2', 'u2', 'U2'),
 )
 
 #: the 4-bit types, which the IR (and ONNX) store two elements per byte
 NIBBLE_NAMES = frozenset(('int4', 'uint4', 'float4_e2m1fn'))
+#: the bits of each type the IR stores several elements a byte: the 4-bit ones two, uint2 four
+PACKED_BITS = dict({name: 4 for name in NIBBLE_NAMES}, uint2=2)
 
 
 def loaded() -> bool:

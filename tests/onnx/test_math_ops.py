@@ -163,3 +163,21 @@ def test_einsum_equations(tmp_path, equation):
         inputs.append(('x{}'.format(index), F32, shape))
     feeds = {name: RNG.standard_normal(shape).astype(np.float32) for name, _, shape in inputs}
     check_model(_one_op('Einsum', inputs, F32, 12, equation=equation), feeds, tmp_path)
+
+
+@pytest.mark.parametrize('keepdims', [0, 1])
+@pytest.mark.parametrize('inf_first', [True, False])
+def test_reduce_max_equals_negative_infinity(tmp_path, keepdims, inf_first):
+    """Equal(ReduceMax(x), -inf) over rows of which some are all -inf (ONNX's Attention body asks so of fully masked
+    rows): OpenVINO's CPU gives the lowest finite float as the ReduceMax of such a row, mo asks the elements."""
+    axes = np.array([-1], np.int64)
+    pair = ['negative_infinity', 'row_max'] if inf_first else ['row_max', 'negative_infinity']
+    nodes = [helper.make_node('ReduceMax', ['x', 'axes'], ['row_max'], keepdims=keepdims),
+             helper.make_node('Equal', pair, ['all_masked'])]
+    model = make_model(nodes, [('x', TensorProto.FLOAT, [2, 3, 4])], [('all_masked', TensorProto.BOOL, None)],
+                       {'axes': axes, 'negative_infinity': np.array(-np.inf, np.float32)}, opset=18)
+    x = np.random.default_rng(0).normal(0, 1, [2, 3, 4]).astype(np.float32)
+    x[0, 1] = -np.inf
+    x[1, 2, :3] = -np.inf
+    x[1, 0] = np.finfo(np.float32).min  # the lowest finite float is not -inf
+    check_model(model, {'x': x}, tmp_path)

@@ -65,7 +65,7 @@ def _runs_compressed(xml_path, layer='FullyConnected'):
     compiled = compile_openvino(xml_path, config=_CPU_CONFIG)
     precisions = [op.get_rt_info()['runtimePrecision'].astype(str) for op in compiled.get_runtime_model().get_ops()
                   if op.get_rt_info()['layerType'].astype(str) == layer]
-    return bool(precisions) and all(p in ('u4', 'i4', 'u8', 'i8') for p in precisions)
+    return bool(precisions) and all(p in ('u2', 'u4', 'i4', 'u8', 'i8') for p in precisions)
 
 
 def _bin_size(result):
@@ -200,10 +200,9 @@ def _matmul_nbits_model(n, k, bits, block, zero_kind, bias=False, rows=(2, 5), g
     return model, quantized_bytes, rng.normal(0, 1, list(rows) + [k]).astype(np.float32)
 
 
-def _check_size(result, quantized_bytes, bits=4, slack=2048):
-    """The ``.bin`` is about the ONNX model's quantized bytes (twice them for 2-bit codes, held as 4-bit ones): a few
-    small constants and the blobs' alignment beyond them."""
-    widening = 2 if bits == 2 else 1
+def _check_size(result, quantized_bytes, widening=1, slack=2048):
+    """The ``.bin`` is about the ONNX model's quantized bytes (``widening`` times them where codes are held wider): a
+    few small constants and the blobs' alignment beyond them."""
     size = _bin_size(result)
     assert size <= quantized_bytes * widening * 1.1 + slack, (size, quantized_bytes)
     return size
@@ -227,16 +226,17 @@ MATMUL_NBITS = [  # n, k, bits, block, zero points, bias
 @pytest.mark.parametrize('n,k,bits,block,zero_kind,bias', MATMUL_NBITS)
 def test_matmul_nbits(n, k, bits, block, zero_kind, bias, tmp_path):
     """MatMulNBits with 2/4/8-bit codes, block sizes 16-128, packed, float or no zero points, with and without bias:
-    matches onnxruntime; the IR keeps the codes as u4/i4/u8/i8 and its .bin about the model's quantized bytes."""
+    matches onnxruntime; the IR keeps the codes as u2/u4/i4/u8/i8 and its .bin about the model's quantized bytes."""
     model, quantized_bytes, a = _matmul_nbits_model(n, k, bits, block, zero_kind, bias)
     result, worst = _compare(model, {'a': a}, tmp_path, rtol=1e-4, atol=1e-4)
     wanted = {(8, False): 'u8', (8, True): 'i8'}.get((bits, zero_kind is None), 'i4' if zero_kind is None else 'u4')
+    wanted = 'u2' if bits == 2 else wanted
     assert wanted in _const_types(result.xml_path), _const_types(result.xml_path)
-    assert _runs_compressed(result.xml_path)
+    assert _runs_compressed(result.xml_path)  # u2 codes too
     assert 'f32' not in {layer.find('data').get('element_type') for layer in _layers(result.xml_path)
                          if layer.get('type') == 'Const' and layer.find('data').get('shape', '').count(',') >= 2
                          and np.prod([int(d) for d in layer.find('data').get('shape').split(',')]) >= n * k}
-    _check_size(result, quantized_bytes, bits)
+    _check_size(result, quantized_bytes)  # 2-bit codes too: u2, four a byte
 
 
 def _act_order(k, block, rng):
@@ -452,7 +452,7 @@ def test_gather_block_quantized(kind, bits, shape, block, with_zero, gather_axis
     assert wanted in _const_types(result.xml_path), _const_types(result.xml_path)
     if gather_axis == 0:  # (OpenVINO's CPU gathers compressed rows only)
         assert _runs_compressed(result.xml_path, 'Gather')
-    _check_size(result, quantized_bytes, bits)
+    _check_size(result, quantized_bytes, 2 if bits == 2 else 1)  # 2-bit codes held as 4-bit ones
 
 
 def test_matmul_nbits_float16(tmp_path):

@@ -129,7 +129,7 @@ def _heads(node, op: str) -> int:
     return int(heads)
 
 
-def _attention_attrs(node, op: str) -> dict:
+def attention_attrs(node, op: str) -> dict:
     """The attributes MultiHeadAttention and Attention share (scale 0: 1 / sqrt(head size), as onnxruntime reads it)."""
     return {'num_heads': _heads(node, op), 'scale': float(onnx_attr(node, 'scale', 'f', 0.0)),
             'mask_filter_value': float(onnx_attr(node, 'mask_filter_value', 'f', -10000.0)),
@@ -144,7 +144,7 @@ class MultiHeadAttentionExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        attrs = _attention_attrs(node, cls.op)
+        attrs = attention_attrs(node, cls.op)
         ONNXMSMultiHeadAttention.update_node_stat(node, attrs)
         return True
 
@@ -179,7 +179,7 @@ def extract_attention(node):
     weights' by default), scale, mask_filter_value, unidirectional. do_rotary (which onnxruntime's CPU kernel refuses
     too) and past_present_share_buffer are refused."""
     name, op = _name(node), 'Attention'
-    attrs = _attention_attrs(node, op)
+    attrs = attention_attrs(node, op)
     for flag in ('do_rotary', 'past_present_share_buffer'):
         if onnx_attr(node, flag, 'i', 0):
             raise Error('{} "{}": {} = 1 is not supported', op, name, flag)

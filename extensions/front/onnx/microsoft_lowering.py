@@ -192,35 +192,43 @@ class ONNXMSEmbedLayerNormalizationLowering(OpRule):
     op = 'ONNXMSEmbedLayerNormalization'
 
     def rewrite(self, node: Node, b: Builder):
-        for port, what in ((2, 'word_embedding'), (3, 'position_embedding'), (5, 'gamma'), (6, 'beta')):
-            if not node.is_in_port_connected(port):
-                raise Error('EmbedLayerNormalization "{}" has no input {} ({})', b.name, port, what)
-        if node.is_in_port_connected(1) != node.is_in_port_connected(4):
-            raise Error('EmbedLayerNormalization "{}": segment_ids and segment_embedding come together', b.name)
-        axis0 = b.const(np.array(0, I64), 'axis0')
-        ids = node.in_port(0)
-        e = b.op(Gather, [node.in_port(2), ids, axis0], 'word')
-        if node.is_in_port_connected(8):
-            positions = node.in_port(8)
+        inputs = {port: node.in_port(port) for port in range(9) if node.is_in_port_connected(port)}
+        return embed_layer_normalization(b, 'EmbedLayerNormalization', inputs, node.epsilon,
+                                         [node.is_out_port_connected(port) for port in range(3)])
+
+
+def embed_layer_normalization(b: Builder, op: str, inputs: dict, epsilon: float, wanted):
+    """EmbedLayerNormalization's outputs (output, mask_index, embedding_sum; None for those not ``wanted``) from
+    ``inputs``, the tensors by EmbedLayerNormalization's input port (input_ids 0, segment_ids 1, word_embedding 2,
+    position_embedding 3, segment_embedding 4, gamma 5, beta 6, mask 7, position_ids 8; a missing port is absent)."""
+    for port, what in ((2, 'word_embedding'), (3, 'position_embedding'), (5, 'gamma'), (6, 'beta')):
+        if port not in inputs:
+            raise Error('{} "{}" has no input {} ({})', op, b.name, port, what)
+    if (1 in inputs) != (4 in inputs):
+        raise Error('{} "{}": segment_ids and segment_embedding come together', op, b.name)
+    axis0 = b.const(np.array(0, I64), 'axis0')
+    ids = inputs[0]
+    e = b.op(Gather, [inputs[2], ids, axis0], 'word')
+    if 8 in inputs:
+        positions = inputs[8]
+    else:
+        shape = b.op(ShapeOf, [ids], 'ids_shape', output_type=I64)
+        length = b.op(Gather, [shape, b.const(np.array(1, I64), 'seq_axis'), axis0], 'seq_length')
+        positions = b.op(Range, [b.const(np.array(0, I64), 'start'), length, b.const(np.array(1, I64), 'step')],
+                         'positions', output_type=np.dtype(I64))
+    e = b.op(Add, [e, b.op(Gather, [inputs[3], positions, axis0], 'position')], 'add_position')
+    if 1 in inputs:
+        e = b.op(Add, [e, b.op(Gather, [inputs[4], inputs[1], axis0], 'segment')], 'add_segment')
+    normalized = b.op(MVN, [e, b.const([-1], 'axes', I64)], 'mvn', eps=epsilon, eps_mode='inside_sqrt',
+                      normalize_variance=1)
+    y = b.op(Add, [b.op(Mul, [normalized, inputs[5]], 'scale'), inputs[6]], 'shift')
+    mask_index = None
+    if wanted[1]:
+        if 7 in inputs:
+            total = b.op(ReduceSum, [inputs[7], b.const([1], 'mask_axis', I64)], 'mask_sum', keep_dims=False)
+            mask_index = b.op(Convert, [total], 'mask_index', dst_type=np.dtype(np.int32))
         else:
-            shape = b.op(ShapeOf, [ids], 'ids_shape', output_type=I64)
-            length = b.op(Gather, [shape, b.const(np.array(1, I64), 'seq_axis'), axis0], 'seq_length')
-            positions = b.op(Range, [b.const(np.array(0, I64), 'start'), length, b.const(np.array(1, I64), 'step')],
-                             'positions', output_type=np.dtype(I64))
-        e = b.op(Add, [e, b.op(Gather, [node.in_port(3), positions, axis0], 'position')], 'add_position')
-        if node.is_in_port_connected(1):
-            e = b.op(Add, [e, b.op(Gather, [node.in_port(4), node.in_port(1), axis0], 'segment')], 'add_segment')
-        normalized = b.op(MVN, [e, b.const([-1], 'axes', I64)], 'mvn', eps=node.epsilon, eps_mode='inside_sqrt',
-                          normalize_variance=1)
-        y = b.op(Add, [b.op(Mul, [normalized, node.in_port(5)], 'scale'), node.in_port(6)], 'shift')
-        mask_index = None
-        if node.is_out_port_connected(1):
-            if node.is_in_port_connected(7):
-                total = b.op(ReduceSum, [node.in_port(7), b.const([1], 'mask_axis', I64)], 'mask_sum',
-                             keep_dims=False)
-                mask_index = b.op(Convert, [total], 'mask_index', dst_type=np.dtype(np.int32))
-            else:
-                batch = b.op(Gather, [b.op(ShapeOf, [ids], 'batch_shape', output_type=I64),
-                                      b.const([0], 'batch_axis', I64), axis0], 'batch')
-                mask_index = b.op(Broadcast, [b.const(np.array(0, np.int32), 'zero'), batch], 'mask_index')
-        return [y, mask_index, e if node.is_out_port_connected(2) else None]
+            batch = b.op(Gather, [b.op(ShapeOf, [ids], 'batch_shape', output_type=I64),
+                                  b.const([0], 'batch_axis', I64), axis0], 'batch')
+            mask_index = b.op(Broadcast, [b.const(np.array(0, np.int32), 'zero'), batch], 'mask_index')
+    return [y, mask_index, e if len(wanted) > 2 and wanted[2] else None]

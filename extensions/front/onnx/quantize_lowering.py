@@ -54,7 +54,7 @@ def _convert_shape_only(node: Node):
         node.out_port(0).data.set_shape(shape)
 
 
-def _known_rank(node: Node, port: int):
+def known_rank(node: Node, port: int):
     """The rank of the node's input ``port`` where the model states it (a constant, a graph input), else None."""
     if not node.is_in_port_connected(port):
         return None
@@ -115,14 +115,14 @@ class Quantization:
 
     def __init__(self, b: Builder, node: Node, scale_port: int, zero_port: int, data, float_type, axis=None,
                  block_size: int = 0, tag: str = 'q'):
-        rank = _known_rank(node, scale_port)
+        rank = known_rank(node, scale_port)
         scale = node.in_port(scale_port)
         self.float_type = float_type
         self.like = scale
         self.scale = along_axis(b, scale, data, axis, block_size, rank, tag + '/scale')
         self.zero = None
         self.zero_connected = node.is_in_port_connected(zero_port)
-        if self.zero_connected and not _is_zero(node, zero_port):
+        if self.zero_connected and not is_zero(node, zero_port):
             zero = _converted(b, node.in_port(zero_port), float_type, scale, tag + '/zero_point_float')
             self.zero = along_axis(b, zero, data, axis, block_size, rank, tag + '/zero_point')
 
@@ -167,7 +167,7 @@ class Quantization:
         return b.op(Convert, [value], tag + '/convert', dst_type=np.dtype(dtype))
 
 
-def _is_zero(node: Node, port: int) -> bool:
+def is_zero(node: Node, port: int) -> bool:
     """Whether the node's input ``port`` is a constant of zeros (a symmetric quantization: no Subtract)."""
     source = node.in_port(port).get_source().node
     return source.soft_get('op') == 'Const' and source.has_valid('value') and not np.any(source.value)
@@ -254,35 +254,41 @@ class ONNXDynamicQuantizeLinearLowering(OpRule):
     op = 'ONNXDynamicQuantizeLinear'
 
     def rewrite(self, node: Node, b: Builder):
-        x = node.in_port(0).get_source()
-        flat = b.op(Reshape, [x, b.const(np.array([-1], I64), 'flat_shape')], 'flat')
-        axis = b.const(np.array([0], I64), 'reduce_axis')
-        zero = b.const(np.array(0, np.float32), 'zero')
-        low = b.op(Minimum, [b.op(ReduceMin, [flat, axis], 'min'), zero], 'low')
-        high = b.op(Maximum, [b.op(ReduceMax, [flat, axis], 'max'), zero], 'high')
-        scale = b.op(Div, [b.op(Sub, [high, low], 'range'), b.const(np.array(255, np.float32), 'levels')], 'scale')
-        zero_point = b.op(Clamp, [b.op(Round, [b.op(Div, [b.op(Sub, [zero, low], 'minus_low'), scale],
-                                                    'zero_point_exact')], 'zero_point_round', mode='half_to_even')],
-                          'zero_point_float', min=0.0, max=255.0)
-        value = b.op(Round, [b.op(Div, [x, scale], 'divide_scale')], 'round', mode='half_to_even')
-        value = b.op(Clamp, [b.op(Add, [value, zero_point], 'add_zero_point')], 'saturate', min=0.0, max=255.0)
-        y = b.op(Convert, [value], 'quantized', dst_type=np.dtype(np.uint8))
+        levels, scale, zero_point = dynamic_uint8(b, node.in_port(0).get_source())
+        y = b.op(Convert, [levels], 'quantized', dst_type=np.dtype(np.uint8))
         return [y, scale, b.op(Convert, [zero_point], 'zero_point', dst_type=np.dtype(np.uint8))]
 
 
-def _requantize(b: Builder, node: Node, accumulated, scale_ports, axes, dtype, tag: str = 'y'):
+def dynamic_uint8(b: Builder, x):
+    """DynamicQuantizeLinear's arithmetic on the f32 tensor ``x``: its uint8 levels, scale and zero point, the levels
+    and the zero point as f32 (Convert them for uint8)."""
+    flat = b.op(Reshape, [x, b.const(np.array([-1], I64), 'flat_shape')], 'flat')
+    axis = b.const(np.array([0], I64), 'reduce_axis')
+    zero = b.const(np.array(0, np.float32), 'zero')
+    low = b.op(Minimum, [b.op(ReduceMin, [flat, axis], 'min'), zero], 'low')
+    high = b.op(Maximum, [b.op(ReduceMax, [flat, axis], 'max'), zero], 'high')
+    scale = b.op(Div, [b.op(Sub, [high, low], 'range'), b.const(np.array(255, np.float32), 'levels')], 'scale')
+    zero_point = b.op(Clamp, [b.op(Round, [b.op(Div, [b.op(Sub, [zero, low], 'minus_low'), scale],
+                                                'zero_point_exact')], 'zero_point_round', mode='half_to_even')],
+                      'zero_point_float', min=0.0, max=255.0)
+    value = b.op(Round, [b.op(Div, [x, scale], 'divide_scale')], 'round', mode='half_to_even')
+    levels = b.op(Clamp, [b.op(Add, [value, zero_point], 'add_zero_point')], 'saturate', min=0.0, max=255.0)
+    return levels, scale, zero_point
+
+
+def requantize(b: Builder, node: Node, accumulated, scale_ports, axes, dtype, tag: str = 'y'):
     """QuantizeLinear of an integer accumulator ``accumulated`` (f32) whose float value is ``accumulated *
     s_1 * s_2``: ``Convert(Clamp(Round(accumulated * (s_1 * s_2 / y_scale)) + y_zero_point))``, the multiplier
     computed in the scales' own type first, as ONNX's reference and onnxruntime compute it. ``scale_ports`` are the
     node's ports of s_1, s_2, y_scale and y_zero_point; ``axes`` the axis of s_1 and s_2 against ``accumulated``
     (None: as it is)."""
     first, second, y_scale, y_zero = scale_ports
-    scales = [along_axis(b, node.in_port(port), accumulated, axis, 0, _known_rank(node, port),
+    scales = [along_axis(b, node.in_port(port), accumulated, axis, 0, known_rank(node, port),
                          '{}/scale{}'.format(tag, port)) for port, axis in zip((first, second), axes)]
     multiplier = b.op(Div, [b.op(Mul, scales, tag + '/scale_product'), node.in_port(y_scale)], tag + '/multiplier')
     multiplier = b.op(Convert, [multiplier], tag + '/multiplier_f32', dst_type=np.dtype(np.float32))
     value = b.op(Mul, [accumulated, multiplier], tag + '/scaled')
-    if node.is_in_port_connected(y_zero) and not _is_zero(node, y_zero):
+    if node.is_in_port_connected(y_zero) and not is_zero(node, y_zero):
         zero = b.op(Convert, [node.in_port(y_zero)], tag + '/zero_point_f32', dst_type=np.dtype(np.float32))
         value = b.op(Add, [value, zero], tag + '/add_zero_point')
     info = np.iinfo(dtype)
@@ -298,11 +304,11 @@ class ONNXQLinearMatMulLowering(OpRule):
     op = 'ONNXQLinearMatMul'
 
     def rewrite(self, node: Node, b: Builder):
-        a_axis = -2 if _known_rank(node, 1) == 1 else None
-        a = _centered(b, node, 0, 2, np.float32, a_axis, 'a')
-        b_ = _centered(b, node, 3, 5, np.float32, None, 'b')
+        a_axis = -2 if known_rank(node, 1) == 1 else None
+        a = centered(b, node, 0, 2, np.float32, a_axis, 'a')
+        b_ = centered(b, node, 3, 5, np.float32, None, 'b')
         product = b.op(MatMul, [a, b_], 'matmul')
-        return _requantize(b, node, product, (1, 4, 6, 7), (a_axis, None), node.quantized_type)
+        return requantize(b, node, product, (1, 4, 6, 7), (a_axis, None), node.quantized_type)
 
 
 def _convolution(b: Builder, node: Node, data, weights):
@@ -319,26 +325,26 @@ class ONNXQLinearConvLowering(OpRule):
     op = 'ONNXQLinearConv'
 
     def rewrite(self, node: Node, b: Builder):
-        x = _centered(b, node, 0, 2, np.float32, None, 'x')
-        w_axis = 0 if _known_rank(node, 5) != 0 else None
-        w = _centered(b, node, 3, 5, np.float32, w_axis, 'w')
+        x = centered(b, node, 0, 2, np.float32, None, 'x')
+        w_axis = 0 if known_rank(node, 5) != 0 else None
+        w = centered(b, node, 3, 5, np.float32, w_axis, 'w')
         conv = _convolution(b, node, x, w)
         if node.is_in_port_connected(8):
             bias = b.op(Convert, [node.in_port(8)], 'bias_f32', dst_type=np.dtype(np.float32))
             conv = b.op(Add, [conv, per_channel(b, bias, conv, 'bias_per_channel')], 'bias_add')
-        w_scale_axis = 1 if _known_rank(node, 4) != 0 else None  # per output channel: axis 1 of the result
-        return _requantize(b, node, conv, (1, 4, 6, 7), (None, w_scale_axis), node.quantized_type)
+        w_scale_axis = 1 if known_rank(node, 4) != 0 else None  # per output channel: axis 1 of the result
+        return requantize(b, node, conv, (1, 4, 6, 7), (None, w_scale_axis), node.quantized_type)
 
 
-def _centered(b: Builder, node: Node, data_port: int, zero_port: int, dtype, axis, tag: str):
+def centered(b: Builder, node: Node, data_port: int, zero_port: int, dtype, axis, tag: str):
     """``Convert(x, dtype) - Convert(zero point, dtype)`` (the zero point broadcast along ``axis``)."""
     data_type = input_dtype(node, data_port)
     keep = data_type is None or np.dtype(data_type).itemsize < 4  # integer weights stay as they are
     value = _converted(b, node.in_port(data_port), dtype, None, tag + '/convert', fold=not keep)
-    if not node.is_in_port_connected(zero_port) or _is_zero(node, zero_port):
+    if not node.is_in_port_connected(zero_port) or is_zero(node, zero_port):
         return value
     zero = b.op(Convert, [node.in_port(zero_port)], tag + '/zero_point_convert', dst_type=np.dtype(dtype))
-    rank = _known_rank(node, zero_port)
+    rank = known_rank(node, zero_port)
     zero = along_axis(b, zero, node.in_port(data_port), axis, 0, rank, tag + '/zero_point')
     return b.op(Sub, [value, zero], tag + '/centered')
 
@@ -349,9 +355,9 @@ class ONNXMatMulIntegerLowering(OpRule):
     op = 'ONNXMatMulInteger'
 
     def rewrite(self, node: Node, b: Builder):
-        a_axis = -2 if _known_rank(node, 2) == 1 else None
-        a = _centered(b, node, 0, 2, np.int32, a_axis, 'a')
-        b_ = _centered(b, node, 1, 3, np.int32, None, 'b')
+        a_axis = -2 if known_rank(node, 2) == 1 else None
+        a = centered(b, node, 0, 2, np.int32, a_axis, 'a')
+        b_ = centered(b, node, 1, 3, np.int32, None, 'b')
         return b.op(MatMul, [a, b_], 'matmul')
 
 
@@ -362,9 +368,9 @@ class ONNXConvIntegerLowering(OpRule):
     op = 'ONNXConvInteger'
 
     def rewrite(self, node: Node, b: Builder):
-        x = _centered(b, node, 0, 2, np.float32, None, 'x')
-        w_axis = 0 if _known_rank(node, 3) != 0 else None
-        w = _centered(b, node, 1, 3, np.float32, w_axis, 'w')
+        x = centered(b, node, 0, 2, np.float32, None, 'x')
+        w_axis = 0 if known_rank(node, 3) != 0 else None
+        w = centered(b, node, 1, 3, np.float32, w_axis, 'w')
         conv = _convolution(b, node, x, w)
         return b.op(Convert, [b.op(Round, [conv], 'round', mode='half_to_even')], 'convert',
                     dst_type=np.dtype(np.int32))

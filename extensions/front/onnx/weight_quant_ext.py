@@ -10,7 +10,7 @@ from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.utils.error import Error
 
-#: the bit widths whose codes the IR holds as 4- or 8-bit integers (2-bit codes are widened to 4 bits)
+#: the bit widths of the codes (MatMulNBits' 2-bit codes are u2 in the IR, GatherBlockQuantized's widened to 4 bits)
 BITS = (2, 4, 8)
 
 
@@ -44,8 +44,8 @@ class MatMulNBitsExtractor(FrontExtractorOp):
 
     @classmethod
     def describe(cls, op):
-        return ('MatMul of compressed u4/i4/u8/i8 weights (Convert, Subtract, Multiply, Reshape): bits 2/4/8 (2-bit '
-                'codes held as 4-bit), packed, float or default zero points, bias; g_idx whose groups are block_size '
+        return ('MatMul of compressed u2/u4/i4/u8/i8 weights (Convert, Subtract, Multiply, Reshape): bits 2/4/8 '
+                '(2-bit codes as u2), packed, float or default zero points, bias; g_idx whose groups are block_size '
                 'columns each (act-order: a Gather of A\'s columns), other g_idx refused; weight_prepacked refused')
 
     @classmethod

@@ -15,7 +15,9 @@ width (u4/i4 two per byte), one scale and zero point per block: about the size o
 never a scale expanded to the weights' size (which an int4 weight times a full-size f32 scale also crashes
 OpenVINO's CPU with). The default zero point 2^(bits-1) of MatMulNBits (and of GatherBlockQuantized's uint8 data)
 is folded into the codes instead: ``code - 2^(bits-1)`` is a signed code, the symmetric form (i4/i8, no Subtract).
-2-bit codes are held as 4-bit ones (the IR writer has no u2).
+MatMulNBits' 2-bit codes are u2 (four a byte: OpenVINO's CPU runs a MatMul of u2 weights compressed), with a u2 zero
+point of 2 where the model gives none (the IR has no i2 for the symmetric form); GatherBlockQuantized's are held as
+4-bit ones (the CPU gathers u4 rows compressed, but expands a u2 table to f32).
 """
 import numpy as np
 
@@ -75,9 +77,12 @@ def unpack_bits(packed: np.ndarray, bits: int) -> np.ndarray:
 
 
 def code_type(bits: int, signed: bool) -> np.dtype:
-    """The IR type holding ``bits``-bit codes: int4/uint4 for 2 and 4 bits, int8/uint8 for 8."""
+    """The IR type holding ``bits``-bit codes: uint2 for 2 bits (unsigned only: the IR has no i2), int4/uint4 for 4,
+    int8/uint8 for 8."""
     if bits == 8:
         return np.dtype(np.int8 if signed else np.uint8)
+    if bits == 2 and not signed:
+        return narrow_types.dtype('uint2')
     return narrow_types.dtype('int4' if signed else 'uint4')
 
 
@@ -209,7 +214,11 @@ class ONNXMSMatMulNBitsLowering(OpRule):
         # the first in the low bits; they stay a view of the model's bytes (a 0.5B model's 250 MB), not unpacked
         nibbles = packed if bits == 4 and order is None else None
         codes = None if nibbles is not None else unpack_bits(packed, bits).reshape(n, groups * block)
-        if zero is None:
+        if zero is None and bits == 2:
+            # the default zero point 2, kept as u2 zero points: no signed 2-bit type to fold it into
+            zero = np.full((n, groups), 2, code_type(bits, False))
+            codes = as_code_type(codes, bits)
+        elif zero is None:
             if nibbles is not None:
                 nibbles = nibbles ^ np.uint8(0x88)  # each code minus 8 as int4: its top bit flipped
                 codes = np.broadcast_to(np.zeros((), code_type(bits, True)), (n, groups * block))
@@ -305,10 +314,12 @@ class ONNXMSGatherBlockQuantizedLowering(OpRule):
                 raise Error('{} "{}": uint8 data needs gather_axis 0 (and quantize_axis another axis for bits < 8); '
                             'they are {} and {}', op, b.name, gather_axis, quantize_axis)
             codes = unpack_bits(data, bits)
+            # 2-bit codes held as 4-bit ones here: OpenVINO's CPU gathers u4 rows compressed, not u2 ones (it expands
+            # u2 tables to f32 when it compiles)
             if zero is not None:
                 # packed like the data, along the last axis; cut to the scale's shape
-                zero = as_code_type(unpack_bits(zero, bits)[tuple(slice(0, d) for d in scale.shape)], bits)
-                codes = as_code_type(codes, bits)
+                zero = as_code_type(unpack_bits(zero, bits)[tuple(slice(0, d) for d in scale.shape)], max(bits, 4))
+                codes = as_code_type(codes, max(bits, 4))
             else:
                 codes = centered_codes(codes, bits)
         else:

@@ -5,8 +5,8 @@ The IR names a tensor's type in two spellings: the element type used in ``<data>
 ...). This module is the one place that maps numpy dtypes to and from both.
 
 numpy itself lacks the IR's narrow types; ``ml_dtypes`` (a dependency of mo) gives them as numpy dtypes:
-bfloat16, float8_e4m3fn, float8_e5m2, float8_e8m0fnu (one element per item) and int4, uint4, float4_e2m1fn,
-which numpy holds one per byte and the IR packs two per byte (``packed_bytes``). Their rows join the tables
+bfloat16, float8_e4m3fn, float8_e5m2, float8_e8m0fnu (one element per item) and int4, uint4, float4_e2m1fn, uint2,
+which numpy holds one per byte and the IR packs two (uint2: four) per byte (``packed_bytes``). Their rows join the tables
 when ``ml_dtypes`` is loaded (``mo.utils.narrow_types``: its import is slow, and most models never need it).
 """
 import numpy as np
@@ -112,42 +112,56 @@ def is_float_type(dtype) -> bool:
 
 
 def is_nibble_type(dtype) -> bool:
-    """True for int4/uint4/float4_e2m1fn, which the IR stores two elements per byte."""
-    return narrow_types.name_of(dtype) in narrow_types.NIBBLE_NAMES
+    """True for the types the IR stores several elements a byte: int4/uint4/float4_e2m1fn (two), uint2 (four)."""
+    return narrow_types.name_of(dtype) in narrow_types.PACKED_BITS
+
+
+def _packed_bits(dtype) -> int:
+    return narrow_types.PACKED_BITS[np.dtype(dtype).name]
 
 
 def stored_size(dtype, count: int) -> int:
     """The bytes ``count`` elements of ``dtype`` take in the IR's ``.bin``."""
-    return (count + 1) // 2 if is_nibble_type(dtype) else count * np.dtype(dtype).itemsize
+    if is_nibble_type(dtype):
+        per_byte = 8 // _packed_bits(dtype)
+        return (count + per_byte - 1) // per_byte
+    return count * np.dtype(dtype).itemsize
 
 
 def _bits(value: np.ndarray) -> np.ndarray:
-    """The bit patterns of 4-bit ``value`` as flat uint8 (in the low nibble): float4's bits are its byte (a view),
-    int4's the two's complement of its value."""
+    """The bit patterns of packed-type ``value`` as flat uint8 (in the low bits): float4's bits are its byte (a view),
+    int4's the two's complement of its value, uint2's its value."""
     flat = np.ascontiguousarray(value).reshape(-1)
     return flat.view(np.uint8) if flat.dtype.name == 'float4_e2m1fn' else flat.astype(np.int8).view(np.uint8)
 
 
 def packed_bytes(value: np.ndarray) -> np.ndarray:
-    """int4/uint4/float4 ``value`` as the IR stores it: flat uint8, element 2k in the low nibble of byte k and
-    element 2k+1 in its high nibble (an odd count leaves the last high nibble 0; OpenVINO's f4e2m1 has the order
-    of i4/u4). A new array: numpy cannot view it."""
-    nibbles = _bits(value) & 0x0F
-    if nibbles.size % 2:
-        nibbles = np.append(nibbles, np.uint8(0))
-    return nibbles[0::2] | (nibbles[1::2] << 4)
+    """int4/uint4/float4/uint2 ``value`` as the IR stores it: flat uint8, ``8 // bits`` elements a byte, the first in
+    the low bits (4-bit: element 2k in the low nibble of byte k, 2k+1 in its high nibble; uint2: element 4k + j in bits
+    2j..2j+1 of byte k); a last byte's unused bits are 0 (OpenVINO's f4e2m1 has the order of i4/u4). A new array:
+    numpy cannot view it."""
+    bits = _packed_bits(value.dtype)
+    per_byte = 8 // bits
+    fields = _bits(value) & np.uint8((1 << bits) - 1)
+    if fields.size % per_byte:
+        fields = np.append(fields, np.zeros(per_byte - fields.size % per_byte, np.uint8))
+    fields = fields.reshape(-1, per_byte)
+    packed = np.zeros(fields.shape[0], np.uint8)
+    for j in range(per_byte):
+        packed |= fields[:, j] << np.uint8(j * bits)
+    return packed
 
 
 def unpacked(data, count: int, dtype) -> np.ndarray:
-    """The ``count`` int4/uint4/float4 elements of packed bytes ``data`` (``packed_bytes``' layout) as a flat
+    """The ``count`` int4/uint4/float4/uint2 elements of packed bytes ``data`` (``packed_bytes``' layout) as a flat
     array."""
     raw = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.astype(np.uint8)
-    nibbles = np.empty(raw.size * 2, dtype=np.uint8)
-    nibbles[0::2], nibbles[1::2] = raw & 0x0F, raw >> 4
-    nibbles = nibbles[:count]
     dtype = np.dtype(dtype)
+    bits = _packed_bits(dtype)
+    shifts = (np.arange(8 // bits) * bits).astype(np.uint8)
+    fields = ((raw[:, None] >> shifts) & np.uint8((1 << bits) - 1)).reshape(-1)[:count]
     if dtype.name == 'float4_e2m1fn':
-        return nibbles.view(dtype)
+        return fields.view(dtype)
     if dtype.name == 'int4':
-        return ((nibbles.astype(np.int8) ^ 8) - 8).astype(dtype)  # sign-extend bit 3
-    return nibbles.astype(dtype)
+        return ((fields.astype(np.int8) ^ 8) - 8).astype(dtype)  # sign-extend bit 3
+    return fields.astype(dtype)
