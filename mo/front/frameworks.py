@@ -81,8 +81,8 @@ class Framework:
     #: a few words on a model that is nearly this framework's but not quite (a directory without the file that would
     #: make it one), for the error about a model no record claims; None when it is not such a near miss
     near_miss: Optional[Callable[[ModelSource], Optional[str]]] = None
-    #: whether a tensor is also known by its op's name (``op``, ``op:1``), as TensorFlow's are; otherwise the IR's
-    #: tensors carry the names the model gives them, and only a nameless one takes its op's
+    #: whether a tensor is also known by its op's name and port (``op:0``, ``op:1``), as TensorFlow's are; otherwise
+    #: the IR's tensors carry the names the model gives them, and only a nameless one takes its op's
     tensor_names_from_ops: bool = False
 
     @property

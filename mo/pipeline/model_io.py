@@ -9,14 +9,15 @@ from mo.graph.graph import Node
 
 @dataclasses.dataclass(frozen=True)
 class TensorInfo:
-    """A model input or output: its names (the first is the one to use), shape (-1: dynamic) and type."""
+    """A model input or output: its names, shape (-1: dynamic) and type."""
     names: Tuple[str, ...]
     shape: Tuple[int, ...]
     dtype: np.dtype
 
     @property
     def name(self) -> str:
-        return self.names[0] if self.names else ''
+        """The name to use: the one OpenVINO's ``get_any_name()`` gives the IR's tensor (the least of its names)."""
+        return min(self.names) if self.names else ''
 
     def __str__(self):
         dims = ','.join('?' if d < 0 else str(d) for d in self.shape)

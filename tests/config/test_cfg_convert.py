@@ -15,10 +15,14 @@ SCOPES = ['.*InceptionV4/Mixed_5b', '.*InceptionV4/Mixed_5c', '.*InceptionV4/Mix
 
 
 def run_ov(xml_path, feeds):
-    """OpenVINO's outputs by every name of each output tensor."""
+    """OpenVINO's outputs by every name of each output tensor (a TF tensor's ``op:0`` also by ``op``); ``feeds``
+    by TF op name."""
     compiled = compile_openvino(xml_path)
+    names = {n for port in compiled.inputs for n in port.get_names()}
+    feeds = {(k + ':0' if k not in names and k + ':0' in names else k): v for k, v in feeds.items()}
     result = compiled.create_infer_request().infer(feeds)
-    return {name: np.array(result[port]) for port in compiled.outputs for name in port.get_names()}, \
+    return {alias: np.array(result[port]) for port in compiled.outputs for name in port.get_names()
+            for alias in ((name, name[:-2]) if name.endswith(':0') else (name,))}, \
         [np.array(result[port]) for port in compiled.outputs]
 
 

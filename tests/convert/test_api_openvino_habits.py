@@ -76,10 +76,10 @@ def test_mo_save_model_takes_openvino_models_too(tmp_path):
 def test_ports_answer_as_mo_tensor_infos_and_as_openvino_ports():
     ov_model = mo.convert_model(EXAMPLE)
     port = ov_model.inputs[0]
-    assert (port.name, port.shape, port.dtype) == ('input', (1, 32, 32, 3), np.float32)  # mo's TensorInfo
-    assert port.get_any_name() == 'input' and port.get_partial_shape() == ov.PartialShape([1, 32, 32, 3])
-    assert port.get_element_type() == ov.Type.f32 and 'input' in port.get_names()
-    assert ov_model.input(0).get_any_name() == 'input' and len(ov_model.get_parameters()) == 1
+    assert (port.name, port.shape, port.dtype) == ('input:0', (1, 32, 32, 3), np.float32)  # mo's TensorInfo
+    assert port.get_any_name() == 'input:0' and port.get_partial_shape() == ov.PartialShape([1, 32, 32, 3])
+    assert port.get_element_type() == ov.Type.f32 and port.get_names() == {'input:0'}
+    assert ov_model.input(0).get_any_name() == 'input:0' and len(ov_model.get_parameters()) == 1
     assert ov_model.outputs[0].get_partial_shape() == ov.PartialShape([1, 10])
 
 
@@ -239,7 +239,7 @@ def test_without_openvino_the_result_is_what_it_was(tmp_path):
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     facts = json.loads(done.stdout.strip().splitlines()[-1])
-    assert facts['inputs'] == [['input', [1, 32, 32, 3], 'float32']] and facts['outputs'] == [[1, 10]]
+    assert facts['inputs'] == [['input:0', [1, 32, 32, 3], 'float32']] and facts['outputs'] == [[1, 10]]
     assert not any(c.startswith('openvino') for c in facts['classes'])
     assert 'needs the openvino package' in facts['to_openvino']
     assert facts['scratch_left'] is False  # the temporary directory went with the result

@@ -87,7 +87,7 @@ def test_a_cut_inside_a_constant_subgraph_is_an_input(tmp_path):
     """--input at a node of the constant arithmetic: it is fed, so what reads it is not folded."""
     from tests.support import oracles
     graph_def = _graph_def(_batch_norm_after_matmul)
-    with pytest.raises(Error, match=r'Input "bn/rsqrt" has an unknown rank; give its shape with --input "bn/rsqrt\[\.\.\.\]"'):
+    with pytest.raises(Error, match=r'Input "bn/rsqrt:0" has an unknown rank; give its shape with --input "bn/rsqrt:0\[\.\.\.\]"'):
         _convert(graph_def, tmp_path, 'cut', input='x,bn/rsqrt')
     xml, _ = _convert(graph_def, tmp_path, 'cut', input='x,bn/rsqrt[3]')
     x = np.random.default_rng(10).standard_normal((2, 4)).astype(np.float32)

@@ -39,7 +39,7 @@ def _keras_model():
 def test_convert_a_path_and_read_the_result():
     result = mo.convert_model(EXAMPLE)
     assert result.xml_path.exists() and result.bin_path.exists()
-    assert [(i.name, i.shape, i.dtype) for i in result.inputs] == [('input', (1, 32, 32, 3), np.float32)]
+    assert [(i.name, i.shape, i.dtype) for i in result.inputs] == [('input:0', (1, 32, 32, 3), np.float32)]
     assert len(result.outputs) == 1 and result.outputs[0].shape == (1, 10)
     assert result.source_nodes > result.ir_layers > 0
     x = np.random.default_rng(0).standard_normal((1, 32, 32, 3)).astype(np.float32)
@@ -129,7 +129,7 @@ def test_transform_and_summarize_mirror_the_commands(tmp_path):
 def test_cli_prints_a_readable_summary_and_reports_failures(tmp_path):
     cli = _cli('convert', '--input_model', EXAMPLE, '--output_dir', tmp_path / 'ok')
     lines = cli.stdout.splitlines()
-    assert lines[0] == '[ INFO ] Input:  input [1,32,32,3] float32'
+    assert lines[0] == '[ INFO ] Input:  input:0 [1,32,32,3] float32'
     assert lines[1].startswith('[ INFO ] Output: ') and lines[1].endswith(' [1,10] float32')
     assert lines[2].startswith('[ SUCCESS ] Converted in ') and 'TensorFlow nodes ->' in lines[2]
     report = tmp_path / 'report.json'

@@ -46,7 +46,7 @@ def test_openvino_matches_tensorflow(fn, tmp_path):
     compiled = compile_openvino(xml)
     outputs = compiled({0: x})
     for i, want in enumerate(expected):
-        name = 'Identity' if i == 0 else 'Identity_{}'.format(i)
+        name = 'Identity:0' if i == 0 else 'Identity_{}:0'.format(i)
         port = [p for p in compiled.outputs if name in p.get_names()]
         assert port, (name, [p.get_names() for p in compiled.outputs])
         got = outputs[port[0]]

@@ -113,8 +113,7 @@ class InputPipelinesAsInputs(LoadReplacementPattern):
                 raise Error('{} "{}": output {} has no component type', op, name, port)
             placeholder = graph.unique_id(name if port == 0 else '{}_component_{}'.format(name, port))
             attrs = {'kind': 'op', 'op': 'Placeholder', 'name': placeholder, 'pb': None, 'user_dtype': types[port],
-                     '_out_ports': {0: {'tensor_names': [name, name + ':0'] if port == 0 else
-                                        ['{}:{}'.format(name, port)]}}}
+                     '_out_ports': {0: {'tensor_names': ['{}:{}'.format(name, port)]}}}
             if port < len(shapes) and shapes[port] is not None:
                 attrs['user_shape'] = np.array([int(d) for d in shapes[port]], dtype=np.int64)
             graph.add_node(placeholder, **attrs)

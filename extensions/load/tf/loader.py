@@ -110,9 +110,9 @@ def output_ports(node: Node) -> list:
 
 
 def tf_tensor_names(node_name: str, ports) -> dict:
-    """TF's names for the given outputs of a node: ``name`` and ``name:0`` for 0, ``name:k`` otherwise."""
-    return {port: [node_name, '{}:0'.format(node_name)] if port == 0 else ['{}:{}'.format(node_name, port)]
-            for port in sorted(ports)}
+    """TF's names for the given outputs of a node, ``name:k`` (TensorFlow's tensor names, as ovc gives them: a
+    bare ``name`` is the op's, and would be the one ``get_any_name()`` returns)."""
+    return {port: ['{}:{}'.format(node_name, port)] for port in sorted(ports)}
 
 
 def _file_bytes(path) -> bytes:
@@ -250,7 +250,7 @@ class TFInputsOutputs(LoadReplacementPattern):
             if port not in output_ports(node) and port != 0:
                 raise UsageError('--input: node "{}" has no output {}', spec.name, port)
             # cut: a new input takes over the consumers of node:port; upstream becomes dead code
-            tensor_name = spec.name if port == 0 else '{}:{}'.format(spec.name, port)
+            tensor_name = '{}:{}'.format(spec.name, port)
             target_id = graph.unique_id(tensor_name.replace(':', '_') + '/input')
             graph.add_node(target_id, kind='op', op='Placeholder', name=target_id, pb=None,
                            _out_ports={0: {'tensor_names': [tensor_name]}})
@@ -404,7 +404,7 @@ def _name_outputs_first(node_attrs: dict, node_name: str, ports) -> None:
     hold no fw_tensor_debug_info records."""
     table = own_port_table(node_attrs, '_out_ports')
     for port in sorted(ports):
-        names = [node_name, node_name + ':0'] if port == 0 else ['{}:{}'.format(node_name, port)]
+        names = ['{}:{}'.format(node_name, port)]
         if table.get(port) is None:  # the record ``Node.out_port`` makes, written to: a dict of its own
             table[port] = {'control_flow': False, 'tensor_names': names}
         else:

@@ -281,10 +281,12 @@ class _Emitter:
         self.maybe_claimed = None
         self.exact_claimed = None
         self.derived_names = set()
-        #: whether a tensor also takes its op's name (TensorFlow's ``op`` / ``op:1``) or only has the names the
-        #: framework gave it (ONNX's, as ovc writes them); a graph of no framework (built by hand) derives them
-        self.names_after_ops = graph.graph.get('source_format') is None or \
-            framework(graph.graph['source_format']).tensor_names_from_ops
+        #: whether a tensor also takes its op's name and port (TensorFlow's ``op:0`` / ``op:1``, as ovc names them)
+        #: or only has the names the framework gave it (ONNX's, as ovc writes them); a graph of no framework (built
+        #: by hand) derives them too, and there output 0 is known by the bare op name
+        source_format = graph.graph.get('source_format')
+        self.names_after_ops = source_format is None or framework(source_format).tensor_names_from_ops
+        self.port_in_every_name = source_format is not None
         #: the layer names given so far (each once)
         self.layer_names = LayerNames(graph)
         #: a tensor's ``data_type`` as found in its record -> its IR precision
@@ -339,7 +341,7 @@ class _Emitter:
         names = list((record or {}).get('tensor_names') or ())
         if names and not self.names_after_ops:
             return names
-        derived = base if out_idx == 0 else '{}:{}'.format(base, out_idx)
+        derived = base if out_idx == 0 and not self.port_in_every_name else '{}:{}'.format(base, out_idx)
         if derived not in names and not self._claimed(derived):
             names.append(derived)
             self.derived_names.add(derived)

@@ -367,7 +367,8 @@ def freeze(graph_def, reader: BundleReader, outputs, capture_keys=None, aliases=
             identity = frozen.node.add(name=identity_name, op='Identity', input=[tensor_name])
             if dtype is not None:
                 identity.attr['T'].type = dtype
-            aliases[identity_name] = {0: ['{}:{}'.format(node, port)] + ([name] if identity_name != name else [])}
+            # the signature's key is the output's name, as ovc gives it (the Identity's own names are TF's ``op:0``)
+            aliases[identity_name] = {0: ['{}:{}'.format(node, port), name]}
             frozen_outputs.append(identity_name)
     return FrozenModel(frozen, contents, aliases, frozen_outputs)
 
