@@ -334,6 +334,7 @@ FRONT = [
     'extensions.front.paddle.parity_lowering.QuantizeLinearLowering',
     'extensions.front.paddle.parity_lowering.DequantizeLinearLowering',
     'extensions.front.paddle.parity_lowering.UniqueLowering',
+    'extensions.front.paddle.partial_lowering.PartialLowering',
     'extensions.front.paddle.nn_lowering.ConvLowering',
     'extensions.front.paddle.nn_lowering.ConvTransposeLowering',
     'extensions.front.paddle.nn_lowering.PoolLowering',

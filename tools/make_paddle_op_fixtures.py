@@ -10,8 +10,9 @@ format with that Python: ``<case>.pdmodel``/``.pdiparams``, the feeds and Paddle
 ``test_paddle_control_flow.py`` and ``test_paddle_arrays.py`` convert them and compare with those outputs;
 ``interp_v1`` holds the interpolate ops before ``_v2`` for ``test_paddle_interp.py``, ``density_prior_box`` for
 ``test_paddle_detection.py``, ``fill_constant_batch_size_like``, ``quantize_linear`` and the ``grid_sample`` cases
-(the classic ``grid_sampler``) for ``test_paddle_more_ops.py``. Run by
-hand when a case changes.
+(the classic ``grid_sampler``) for ``test_paddle_more_ops.py``, ``partial_ops`` and ``partial_sum_negative_start``
+(partial_concat and partial_sum, which Paddle 3 cannot export) for ``test_paddle_pool3d.py``. Run by hand when a
+case changes.
 """
 import argparse
 import os
@@ -79,6 +80,13 @@ QUANTIZE_LINEAR = [
 ]
 
 
+#: partial_concat / partial_sum: (op, start_index, length) per op of the fixture, on the three feeds ``a``, ``b``, ``c``
+#: (length -1 takes the columns to the end; partial_concat counts a negative start from the end, partial_sum reads
+#: outside its inputs for one, so mo refuses that)
+PARTIAL_OPS = [('partial_concat', 1, 3), ('partial_concat', 2, -1), ('partial_concat', -4, 2),
+               ('partial_sum', 0, 4), ('partial_sum', 3, -1), ('partial_sum', 5, 1)]
+
+
 def static_fixture(out: str, case: str, inputs, ops):
     """``<case>.pdmodel`` of the classic ops ``ops`` (``(type, input slots by feed name, output slots, attrs)``)
     on feeds ``inputs`` (name -> array), with Paddle's executor's outputs, as ``paddle_export.py`` writes a case."""
@@ -93,7 +101,8 @@ def static_fixture(out: str, case: str, inputs, ops):
         for op, in_slots, out_slots, attrs in ops:
             helper = LayerHelper(op)
             outputs = {slot: helper.create_variable_for_type_inference('float32') for slot in out_slots}
-            helper.append_op(type=op, inputs={slot: feeds[name] for slot, name in in_slots.items()},
+            helper.append_op(type=op, inputs={slot: [feeds[n] for n in name] if isinstance(name, list) else feeds[name]
+                                              for slot, name in in_slots.items()},
                              outputs=outputs, attrs=attrs)
             fetches += [outputs[slot] for slot in out_slots]
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -128,6 +137,12 @@ def static_fixtures(out: str):
     static_fixture(out, 'fill_constant_batch_size_like', {'x': rng.rand(3, 5).astype(np.float32)},
                    [('fill_constant_batch_size_like', {'Input': 'x'}, ['Out'], attrs)
                     for attrs in FILL_BATCH_SIZE_LIKE])
+    static_fixture(out, 'partial_ops', {name: ((rng.rand(3, 6) - 0.5) * 4).astype(np.float32) for name in 'abc'},
+                   [(op, {'X': ['a', 'b', 'c']}, ['Out'], dict(start_index=start, length=length))
+                    for op, start, length in PARTIAL_OPS])
+    # a negative start, which partial_sum's kernel does not handle (mo refuses it): the program is what counts
+    static_fixture(out, 'partial_sum_negative_start', {name: np.zeros((2, 4), np.float32) for name in 'ab'},
+                   [('partial_sum', {'X': ['a', 'b']}, ['Out'], dict(start_index=-2, length=-1))])
 
 
 def main():

@@ -12,6 +12,7 @@ from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern
 from mo.ops.const import feed_constant
+from mo.utils import mapped_files
 from mo.utils.ufunc_halves import UfuncBatch
 from extensions.middle.transpose_sinking import TransposeSinking
 
@@ -64,18 +65,23 @@ def _bypass(node: Node, data_port: int):
 
 class FuseScaleShiftIntoConv(MiddleReplacementPattern):
     id = 'FuseScaleShiftIntoConv'
+    #: the scaled weights are filled in batches of about this many bytes of originals (on two cores each)
+    BATCH_BYTES = 32 << 20
 
     def run_after(self):
         return [TransposeSinking]
 
     def find_and_replace_pattern(self, graph: Graph):
-        # the scaled weights are filled in one batch on two cores: nothing reads them before it runs
-        scalings = UfuncBatch()
+        # the scaled weights are filled in batches between convolutions (a chain of fusions into one convolution
+        # reads its own scaled weights, so stays in one batch): nothing else reads them before that
+        scalings, replaced = UfuncBatch(), []
         for op in CONV_OPS:
             for conv in graph.get_op_nodes(op=op):
-                while conv.id in graph and self._fuse_next(graph, conv, scalings):
+                while conv.id in graph and self._fuse_next(graph, conv, scalings, replaced):
                     self.match_count += 1
-        scalings.run()
+                if sum(weights.nbytes for weights in replaced) >= self.BATCH_BYTES:
+                    self._scale(scalings, replaced)
+        self._scale(scalings, replaced)
         for op in CONV_OPS:
             for conv in graph.get_op_nodes(op=op):
                 self._merge_adds(graph, conv)
@@ -103,7 +109,19 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
             adds.append((nxt, operand[0], values))
             node = nxt
 
-    def _fuse_next(self, graph: Graph, conv: Node, scalings: UfuncBatch) -> bool:
+    @staticmethod
+    def _scale(scalings: UfuncBatch, replaced: list):
+        """Fill the scaled weights queued so far, then hand back the pages of the weights they replace.
+
+        Those were read once, just now: when they view a memory-mapped weights file, releasing them keeps at most
+        ``BATCH_BYTES`` of originals resident beside the scaled copies, rather than all of a model's weights twice
+        until the IR is written."""
+        scalings.run()
+        for weights in replaced:
+            mapped_files.release(weights)
+        replaced.clear()
+
+    def _fuse_next(self, graph: Graph, conv: Node, scalings: UfuncBatch, replaced: list) -> bool:
         weights = conv.in_port(1).data.get_value()
         if weights is None:
             return False
@@ -121,6 +139,7 @@ class FuseScaleShiftIntoConv(MiddleReplacementPattern):
         scaled = np.empty_like(weights, order='K')
         scalings.add(np.multiply, (weights, factor), scaled)
         _replace_const_input(conv, 1, scaled, '/weights_scaled')
+        replaced.append(weights)
         for add, data_port, bias in adds:
             old = add.in_port(1 - data_port).data.get_value()
             shape = (-1,) + (1,) * (len(conv.out_port(0).data.get_shape()) - 2)

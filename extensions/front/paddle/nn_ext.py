@@ -2,10 +2,11 @@
 attributes read into opset terms (pads as begin/end lists, auto_pad) for ``nn_lowering.py`` and
 ``norm_lowering.py``, which know the inputs' roles by slot.
 
-Paddle writes paddings as ``[ph, pw]`` (both sides alike) or ``[top, bottom, left, right]``, and
-``padding_algorithm`` ``EXPLICIT``, ``SAME`` or ``VALID``. Channels-last (``NHWC``) convolutions and pools keep
-their attributes (Paddle's filters are ``[O, I, kh, kw]`` in either layout, its paddings and strides spatial
-only) and are marked ``channels_last``: ``nn_lowering.py`` runs them in NCHW between two Transposes.
+Paddle writes paddings as one per spatial axis (``[ph, pw]``, both sides alike) or two (``[top, bottom, left,
+right]``; 3-D ops the same with depth first), and ``padding_algorithm`` ``EXPLICIT``, ``SAME`` or ``VALID``.
+Channels-last (``NHWC``, ``NDHWC``) convolutions and pools keep their attributes (Paddle's filters are
+``[O, I, kh, kw]`` in either layout, its paddings and strides spatial only) and are marked ``channels_last``:
+``nn_lowering.py`` runs them channels-first between two Transposes.
 """
 from mo.front.extractor import FrontExtractorOp
 from mo.front.paddle.extractor_utils import node_name, paddle_attr
@@ -24,19 +25,25 @@ def pads(node, spatial: int = 2):
     raise Error('Paddle op "{}" ({}): paddings {} fit no {}-D window', node_name(node), node.op, values, spatial)
 
 
-def window_attrs(node) -> dict:
-    """strides, dilations, pads_begin/pads_end and auto_pad of a convolution or pool, and whether it is
-    channels-last."""
-    layout = paddle_attr(node, 'data_format', 'NCHW')
-    if layout not in ('NCHW', 'NHWC', 'AnyLayout'):
-        raise Error('Paddle op "{}" ({}): data_format "{}" is not NCHW or NHWC', node_name(node), node.op, layout)
+#: channels-first and channels-last layouts by number of spatial axes
+_LAYOUTS = {2: ('NCHW', 'NHWC'), 3: ('NCDHW', 'NDHWC')}
+
+
+def window_attrs(node, spatial: int = 2) -> dict:
+    """strides, dilations, pads_begin/pads_end and auto_pad of a convolution or pool of ``spatial`` axes, and whether
+    it is channels-last."""
+    first, last = _LAYOUTS[spatial]
+    layout = paddle_attr(node, 'data_format', first)
+    if layout not in (first, last, 'AnyLayout'):
+        raise Error('Paddle op "{}" ({}): data_format "{}" is not {} or {}', node_name(node), node.op, layout, first,
+                    last)
     algorithm = str(paddle_attr(node, 'padding_algorithm', 'EXPLICIT') or 'EXPLICIT').upper()
     if algorithm not in _AUTO_PAD:
         raise Error('Paddle op "{}" ({}): padding_algorithm "{}" is not EXPLICIT, SAME or VALID', node_name(node),
                     node.op, algorithm)
-    begin, end = pads(node)
-    attrs = {'layout': 'NCHW', 'channels_last': layout == 'NHWC', 'auto_pad': _AUTO_PAD[algorithm],
-             'strides': [int(v) for v in paddle_attr(node, 'strides', [1, 1])],
+    begin, end = pads(node, spatial)
+    attrs = {'layout': 'NCHW', 'channels_last': layout == last, 'auto_pad': _AUTO_PAD[algorithm],
+             'strides': [int(v) for v in paddle_attr(node, 'strides', [1] * spatial)],
              'pads_begin': begin if algorithm == 'EXPLICIT' else [0] * len(begin),
              'pads_end': end if algorithm == 'EXPLICIT' else [0] * len(end)}
     if paddle_attr(node, 'dilations', None) is not None:
@@ -72,27 +79,29 @@ class ConvTransposeExtractor(FrontExtractorOp):
 
 
 class PoolExtractor(FrontExtractorOp):
-    """pool2d -> ``Paddle_pool``: MaxPool/AvgPool (ceil_mode, exclusive), global pooling as a reduction, adaptive
-    pooling as AdaptiveAvgPool/AdaptiveMaxPool."""
-    op = ['pool2d', 'max_pool2d_with_index']
+    """pool2d, pool3d and max_pool{2,3}d_with_index -> ``Paddle_pool``: MaxPool/AvgPool (ceil_mode, exclusive),
+    global pooling as a reduction, adaptive pooling as AdaptiveAvgPool/AdaptiveMaxPool; the ``_with_index`` ops'
+    Mask (each maximum's index within its channel's spatial positions) from MaxPool-8 or AdaptiveMaxPool."""
+    op = ['pool2d', 'pool3d', 'max_pool2d_with_index', 'max_pool3d_with_index']
+    SPATIAL = {'pool2d': 2, 'max_pool2d_with_index': 2, 'pool3d': 3, 'max_pool3d_with_index': 3}
 
     @classmethod
     def extract(cls, node):
-        pooling = paddle_attr(node, 'pooling_type', 'max')
-        if node.op == 'max_pool2d_with_index':
-            if node.is_out_port_connected(1):
-                raise Error('max_pool2d_with_index "{}": mo converts its values, not its mask of indices',
-                            node_name(node))
-            node['op'] = 'pool2d'  # the same attributes, the kernel size as ``kernel_size``
+        spatial = cls.SPATIAL[node.op]
+        with_index = node.op.endswith('_with_index')
+        pooling = 'max' if with_index else paddle_attr(node, 'pooling_type', 'max')
         if pooling not in ('max', 'avg'):
-            raise Error('Paddle pool2d "{}": pooling_type "{}" is not max or avg', node_name(node), pooling)
-        node.attrs().update(window_attrs(node))
+            raise Error('Paddle {} "{}": pooling_type "{}" is not max or avg', node.op, node_name(node), pooling)
+        node.attrs().update(window_attrs(node, spatial))
+        node['spatial'] = spatial
         node['pooling'] = pooling
+        # the _with_index ops name the kernel size ``kernel_size`` in PIR
         node['ksize'] = [int(v) for v in paddle_attr(node, 'ksize', paddle_attr(node, 'kernel_size', [])) or []]
         node['global_pooling'] = bool(paddle_attr(node, 'global_pooling', False))
         node['adaptive'] = bool(paddle_attr(node, 'adaptive', False))
         node['ceil_mode'] = bool(paddle_attr(node, 'ceil_mode', False))
         node['exclusive'] = bool(paddle_attr(node, 'exclusive', True))
+        node['with_mask'] = with_index and node.is_out_port_connected(1)
         node['op'] = 'Paddle_pool'
         return True
 

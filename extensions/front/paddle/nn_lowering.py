@@ -1,5 +1,6 @@
 """Paddle's convolutions and pooling (``Paddle_*`` ops of ``nn_ext.py``) as opset ops. A channels-last
-(``NHWC``) one runs as the NCHW op between two Transposes, which the runtime folds into its layout choice."""
+(``NHWC``, ``NDHWC``) one runs as the channels-first op between two Transposes, which the runtime folds into its
+layout choice."""
 import numpy as np
 
 from extensions.front.paddle.formulas import I64, port
@@ -10,7 +11,9 @@ from mo.graph.graph import Node
 from mo.ops.concat import Concat
 from mo.ops.convolution import (Convolution, ConvolutionBackpropData, GroupConvolution,
                                 GroupConvolutionBackpropData)
-from mo.ops.elementwise import Add
+from mo.ops.elementwise import Add, Mul
+from mo.ops.image_ops import MaxPoolWithIndices
+from mo.ops.pad import Pad
 from mo.ops.pooling import AvgPool, MaxPool
 from mo.ops.reduce import ReduceMax, ReduceMean
 from mo.ops.reshape import Reshape
@@ -39,17 +42,22 @@ def grouped(b: Builder, weights, group: int, tag: str):
 
 
 def as_nchw(b: Builder, node: Node, x):
-    """The op's input ``x`` in NCHW: transposed from NHWC when the op is channels-last."""
+    """The op's input ``x`` channels-first: transposed from channels-last when the op is channels-last (``spatial``
+    axes, 2 unless the op says otherwise)."""
     if not node.soft_get('channels_last', False):
         return x
-    return b.op(Transpose, [x, b.const([0, 3, 1, 2], 'to_nchw/order', I64)], 'to_nchw')
+    rank = node.soft_get('spatial', 2) + 2
+    order = [0, rank - 1] + list(range(1, rank - 1))
+    return b.op(Transpose, [x, b.const(order, 'to_nchw/order', I64)], 'to_nchw')
 
 
 def from_nchw(b: Builder, node: Node, result):
-    """The NCHW ``result`` back in the op's layout."""
+    """The channels-first ``result`` back in the op's layout."""
     if not node.soft_get('channels_last', False):
         return result
-    return b.op(Transpose, [result, b.const([0, 2, 3, 1], 'to_nhwc/order', I64)], 'to_nhwc')
+    rank = node.soft_get('spatial', 2) + 2
+    order = [0] + list(range(2, rank)) + [1]
+    return b.op(Transpose, [result, b.const(order, 'to_nhwc/order', I64)], 'to_nhwc')
 
 
 def add_bias(b: Builder, node: Node, result):
@@ -123,34 +131,87 @@ class ConvTransposeLowering(OpRule):
 
 
 class PoolLowering(OpRule):
-    """pool2d = MaxPool/AvgPool (ceil_mode: ceil rounding; exclusive: padding left out of averages); global
-    pooling = ReduceMax/ReduceMean over H, W (kept); adaptive pooling = AdaptiveMaxPool/AdaptiveAvgPool to ksize."""
+    """pool2d/pool3d = MaxPool/AvgPool (ceil_mode: ceil rounding; exclusive: padding left out of averages); global
+    pooling = ReduceMax/ReduceMean over the spatial axes (kept); adaptive pooling = AdaptiveMaxPool/AdaptiveAvgPool
+    to ksize. A max pool whose Mask is read is MaxPool-8 (indices counted from axis 2: within each channel's
+    spatial positions, as Paddle counts them), or AdaptiveMaxPool when adaptive or global."""
     op = 'Paddle_pool'
 
     def rewrite(self, node: Node, b: Builder):
-        return from_nchw(b, node, self._pool(node, b, as_nchw(b, node, node.in_port(0))))
+        values, mask = self._pool(node, b, as_nchw(b, node, node.in_port(0)))
+        if mask is None:
+            return from_nchw(b, node, values)
+        return [from_nchw(b, node, values), from_nchw(b, node, mask)]
 
     @staticmethod
     def _pool(node: Node, b: Builder, x):
+        """(values, mask or None) channels-first."""
+        spatial = node.soft_get('spatial', 2)
         kernel = list(node.ksize)
         kernel_port = port(node, 'KernelSize')
         if kernel_port is not None:
             source = kernel_port.get_source().node
             if source.soft_get('op') != 'Const':
-                raise Error('pool2d "{}": its kernel size is computed at run time; mo converts a constant one only',
-                            node_name(node))
+                raise Error('{} "{}": its kernel size is computed at run time; mo converts a constant one only',
+                            node.soft_get('paddle_type', 'pool2d'), node_name(node))
             kernel = [int(v) for v in np.ravel(source.value)]
         if len(kernel) == 1:
-            kernel = kernel * 2
+            kernel = kernel * spatial
         is_max = node.pooling == 'max'
-        if node.global_pooling or (node.adaptive and kernel == [1, 1]):
-            axes = b.const(np.array([2, 3], I64), 'axes')
-            return b.op(ReduceMax if is_max else ReduceMean, [x, axes], 'global', keep_dims=True)
-        if node.adaptive:
+        with_mask = node.soft_get('with_mask', False)
+        if node.global_pooling:
+            kernel, adaptive = [1] * spatial, True
+        else:
+            adaptive = node.adaptive
+        if adaptive and kernel == [1] * spatial and not with_mask:
+            axes = b.const(np.arange(2, spatial + 2, dtype=I64), 'axes')
+            return b.op(ReduceMax if is_max else ReduceMean, [x, axes], 'global', keep_dims=True), None
+        if adaptive:
             size = b.const(np.array(kernel, I64), 'output_size')
-            return b.op(AdaptiveMaxPool if is_max else AdaptiveAvgPool, [x, size], 'adaptive')
+            if not is_max:
+                return b.op(AdaptiveAvgPool, [x, size], 'adaptive'), None
+            pool = b.op(AdaptiveMaxPool, [x, size], 'adaptive', index_element_type='i32')
+            return pool.out_port(0), pool.out_port(1) if with_mask else None
         attrs = {key: value for key, value in window(node).items() if key != 'dilations'}
         attrs.update(kernel=np.array(kernel, I64), rounding_type='ceil' if node.ceil_mode else 'floor')
+        if with_mask:
+            pool = b.op(MaxPoolWithIndices, [x], 'max_pool', axis=2, index_element_type='i32', **attrs)
+            return pool.out_port(0), pool.out_port(1)
         if is_max:
-            return b.op(MaxPool, [x], 'max_pool', **attrs)
-        return b.op(AvgPool, [x], 'avg_pool', **dict(attrs, **{'exclude-pad': node.exclusive}))
+            return b.op(MaxPool, [x], 'max_pool', **attrs), None
+        if not node.exclusive and node.ceil_mode and attrs.get('auto_pad') in ('explicit', 'valid'):
+            return PoolLowering._inclusive_ceil_avg(node, b, x, attrs), None
+        return b.op(AvgPool, [x], 'avg_pool', **dict(attrs, **{'exclude-pad': node.exclusive})), None
+
+    @staticmethod
+    def _inclusive_ceil_avg(node: Node, b: Builder, x, attrs: dict):
+        """Paddle's average with the padding counted and ceil rounding divides by the part of each window inside
+        the padded input; AvgPool (the CPU plugin's and OpenVINO's constant folding differ here) would count the
+        positions past its end that ceil rounding adds. So the windows get that much more padding at the end,
+        with floor rounding (the same windows, all inside), and the averages are scaled by kernel size / Paddle's
+        divisor, a constant of the spatial sizes: those the program states."""
+        spatial = len(attrs['kernel'])
+        kernel, strides = [int(v) for v in attrs['kernel']], [int(v) for v in attrs['strides']]
+        begin = [0] * spatial if attrs['auto_pad'] == 'valid' else [int(v) for v in attrs['pads_begin']]
+        end = [0] * spatial if attrs['auto_pad'] == 'valid' else [int(v) for v in attrs['pads_end']]
+        var = input_var(node, 'X')
+        dims = list(var.shape) if var is not None and var.shape is not None else []
+        sizes = (dims[1:-1] if node.soft_get('channels_last', False) else dims[2:]) if len(dims) == spatial + 2 else []
+        if len(sizes) != spatial or any(int(d) < 0 for d in sizes):
+            raise Error('{} "{}": an average counting padding with ceil_mode needs the spatial sizes in the program, '
+                        'which has {}', node.soft_get('paddle_type', 'pool'), node_name(node), dims or 'none')
+        extra, factors = [], []
+        for size, k, stride, pad_begin, pad_end in zip(sizes, kernel, strides, begin, end):
+            padded = int(size) + pad_begin + pad_end
+            count = -(-(padded - k) // stride) + 1
+            starts = np.arange(count) * stride
+            extra.append(max(0, int(starts[-1]) + k - padded))
+            factors.append(k / (np.minimum(starts + k, padded) - starts))
+        scale = factors[0]
+        for factor in factors[1:]:
+            scale = np.multiply.outer(scale, factor)
+        pooled = b.op(AvgPool, [x], 'avg_pool', **dict(
+            attrs, auto_pad='explicit', pads_begin=np.array(begin, I64), rounding_type='floor',
+            pads_end=np.array([e + more for e, more in zip(end, extra)], I64), **{'exclude-pad': False}))
+        return b.op(Mul, [pooled, b.const_like(scale.reshape((1, 1) + scale.shape), x, 'divisor_scale')],
+                    'avg_pool')

@@ -33,6 +33,7 @@ RULES = {
     'eye': 'eye', 'linspace': 'linspace', 'atan2': 'atan2', 'scatter_nd_add': 'scatter_nd_add',
     'grid_sampler': 'grid_sample', 'grid_sample': 'grid_sample',
     'quantize_linear': 'quantize_linear', 'dequantize_linear': 'dequantize_linear', 'unique': 'unique',
+    'partial_concat': 'partial', 'partial_sum': 'partial',  # partial_lowering.py
 }
 
 

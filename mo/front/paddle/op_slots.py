@@ -47,6 +47,10 @@ SLOTS.update({
     'depthwise_conv2d_transpose': (('Input', 'Filter', 'OutputSize', 'Bias'), ('Output',)),
     'pool2d': (('X', 'KernelSize'), ('Out',)),
     'max_pool2d_with_index': (('X',), ('Out', 'Mask')),
+    'pool3d': _X_OUT,
+    'max_pool3d_with_index': (('X',), ('Out', 'Mask')),
+    'partial_concat': _X_OUT,
+    'partial_sum': _X_OUT,
     # normalizations
     'batch_norm': (('X', 'Mean', 'Variance', 'Scale', 'Bias', 'MomentumTensor'),
                    ('Y', 'MeanOut', 'VarianceOut', 'SavedMean', 'SavedVariance', 'ReserveSpace')),

@@ -22,6 +22,7 @@ import numpy as np
 
 from mo.front.paddle import dtypes
 from mo.front.paddle.messages import message_class
+from mo.utils import mapped_files
 from mo.utils.error import Error
 
 _U32, _U64, _I32 = struct.Struct('<I'), struct.Struct('<Q'), struct.Struct('<i')
@@ -41,11 +42,14 @@ def map_file(path: str):
         with open(path, 'rb') as f:
             if os.fstat(f.fileno()).st_size == 0:
                 return b''
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except FileNotFoundError:
         raise Error('params file "{}" does not exist', path) from None
     except OSError as e:
         raise Error('params file "{}" cannot be read: {}', path, e.strerror or e) from None
+    # the IR writer and the passes replacing weights hand the pages they are done with back to the system
+    mapped_files.register(mapped)
+    return mapped
 
 
 def _take(buf, pos: int, size: int) -> int:
