@@ -32,34 +32,36 @@ class SwishFusion(BackPatternRule):
         return b.op(Swish, [match.x], 'Swish')
 
 
-def _gelu_patterns(curve):
-    """The three ways exporters write ``x * 0.5 * (1 + curve)``: ((x * (1 + c)) * 0.5), ((x * 0.5) * (1 + c)),
-    (x * ((1 + c) * 0.5)); Mul and Add match in either input order. The constants are matched as Const nodes, not
+def _gelu_patterns(one_plus):
+    """The three ways exporters write ``x * 0.5 * one_plus``: ((x * one_plus) * 0.5), ((x * 0.5) * one_plus),
+    (x * (one_plus * 0.5)); Mul and Add match in either input order. The constants are matched as Const nodes, not
     as free names: a free name could take x's place in Mul(0.5, x), and the matcher does not backtrack."""
-    one_plus = ('Add', [curve, 'one=Const'])
     return (('Mul', [('Mul', ['x', one_plus]), 'half=Const']),
             ('Mul', [('Mul', ['x', 'half=Const']), one_plus]),
             ('Mul', ['x', ('Mul', [one_plus, 'half=Const'])]))
 
 
+_ERF_ONE_PLUS = ('Add', [('Erf', [('arg=Mul|Div', ['x', 'scale=Const'])]), 'one=Const'])
+#: TensorFlow: erfc(-x / sqrt 2) = 1 - erf(-x / sqrt 2)
+_ERFC_ONE_PLUS = ('Sub', ['one=Const', ('Erf', [('arg=Mul', [('Negative', ['x']), 'scale=Const'])])])
 _CUBES = (('Pow', ['x', 'three=Const']), ('Mul', ['x', ('Mul', ['x', 'x'])]), ('Mul', [('Mul', ['x', 'x']), 'x']))
-_TANH_CURVES = tuple(('Tanh', [('Mul', [('Add', ['x', ('Mul', [cube, 'k=Const'])]), 'scale=Const'])])
-                     for cube in _CUBES)
+_TANH_ONE_PLUS = tuple(('Add', [('Tanh', [('Mul', [('Add', ['x', ('Mul', [cube, 'k=Const'])]), 'scale=Const'])]),
+                                'one=Const']) for cube in _CUBES)
 
 
 class GeluFusion(BackPatternRule):
-    """x * 0.5 * (1 + Erf(x / sqrt 2)) = Gelu(x, 'erf'); x * 0.5 * (1 + Tanh(sqrt(2 / pi) * (x + 0.044715 x^3)))
-    = Gelu(x, 'tanh')."""
+    """x * 0.5 * (1 + Erf(x / sqrt 2)) = x * 0.5 * (1 - Erf(-x / sqrt 2)) = Gelu(x, 'erf');
+    x * 0.5 * (1 + Tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) = Gelu(x, 'tanh')."""
     id = 'GeluFusion'
-    patterns = _gelu_patterns(('Erf', [('arg=Mul|Div', ['x', 'scale=Const'])])) + \
-        tuple(p for curve in _TANH_CURVES for p in _gelu_patterns(curve))
+    patterns = _gelu_patterns(_ERF_ONE_PLUS) + _gelu_patterns(_ERFC_ONE_PLUS) + \
+        tuple(p for one_plus in _TANH_ONE_PLUS for p in _gelu_patterns(one_plus))
 
     def rewrite(self, match, b):
         if not is_float(match.x) or not constant_near(match.one, 1.0) or not constant_near(match.half, 0.5):
             b.reject('not x * 0.5 * (1 + curve) of floats')
-        if hasattr(match, 'arg'):  # erf form: x * (1 / sqrt 2) or x / sqrt 2
+        if hasattr(match, 'arg'):  # erf form: x (or -x) * (1 / sqrt 2), or x / sqrt 2
             scale = math.sqrt(2) if match.arg.op == 'Div' else 1 / math.sqrt(2)
-            if match.arg.in_port(1).get_source().node.id != match.scale.id or not constant_near(match.scale, scale):
+            if not constant_near(match.scale, scale):
                 b.reject('erf of x scaled by something else than 1 / sqrt 2')
             return b.op(Gelu, [match.x], 'Gelu', approximation_mode='erf')
         if not constant_near(match.scale, math.sqrt(2 / math.pi)) or not constant_near(match.k, 0.044715) or \
