@@ -557,6 +557,7 @@ BACK = [
     'extensions.back.matmul_weights_layout.MatMulWeightsTransposed',
     'extensions.back.activation_fusions.SwishFusion',
     'extensions.back.activation_fusions.GeluFusion',
+    'extensions.back.noop_converts.NoOpConvertRemoval',
     'extensions.back.shared_subexpressions.SharedSubexpressions',
     'extensions.back.constant_folding.FinalConstantFolding',
     'extensions.back.signature_names.SignatureTensorNames',

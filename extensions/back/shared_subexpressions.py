@@ -11,10 +11,10 @@ from mo.ops.op import op_class_of
 SMALL_CONST_BYTES = 1024
 #: ops with no state and no randomness whose outputs depend only on their inputs and attributes
 PURE_OPS = frozenset({
-    'ShapeOf', 'Gather', 'Unsqueeze', 'Squeeze', 'Concat', 'Convert', 'Reshape', 'Slice', 'StridedSlice', 'Range',
+    'ShapeOf', 'Gather', 'Unsqueeze', 'Squeeze', 'Concat', 'Cast', 'Reshape', 'Slice', 'StridedSlice', 'Range',
     'Add', 'Sub', 'Mul', 'Div', 'Equal', 'NotEqual', 'Less', 'Greater', 'LessEqual', 'GreaterEqual', 'Select',
     'Broadcast', 'ReduceProd', 'ReduceSum', 'Maximum', 'Minimum', 'LogicalAnd', 'LogicalOr', 'LogicalNot',
-    'Transpose', 'Floor', 'Ceiling', 'Sqrt', 'ScatterUpdate', 'ScatterNDUpdate', 'Tile', 'ConvertLike', 'Abs',
+    'Transpose', 'Floor', 'Ceiling', 'Sqrt', 'ScatterNDUpdate', 'Tile', 'ConvertLike', 'Abs',
     'Negative', 'FloorMod',
 })
 

@@ -215,3 +215,22 @@ def test_different_attributes_not_shared(tmp_path):
     model = make_model(nodes, [('x', T.FLOAT, [3, 3])], outputs, {'zero': np.array(0, np.int64)})
     result = check_model(model, {'x': _f(3, 3)}, tmp_path)
     assert ir_types(result)['Gather'] == 2 and ir_types(result)['Concat'] == 2
+
+
+# ----- Converts to the type the input has --------------------------------------------------------------------------
+
+def test_casts_to_the_same_type_removed(tmp_path):
+    # RMSNorm's hidden.to(float32) of a float32 tensor and .long() of an int64 quotient: no Convert remains
+    nodes = [helper.make_node('Cast', ['x'], ['xf'], to=T.FLOAT), helper.make_node('Mul', ['xf', 'xf'], ['sq']),
+             helper.make_node('Div', ['n', 'two'], ['q']), helper.make_node('Cast', ['q'], ['ql'], to=T.INT64),
+             helper.make_node('Cast', ['ql'], ['qf'], to=T.FLOAT), helper.make_node('Add', ['sq', 'qf'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, [2, 3]), ('n', T.INT64, [2, 3])], [('y', T.FLOAT, None)],
+                       {'two': np.array(2, np.int64)})
+    result = check_model(model, {'x': _f(2, 3), 'n': RNG.integers(-9, 9, (2, 3))}, tmp_path)
+    assert ir_types(result)['Convert'] == 1  # int64 -> float32 only
+
+
+def test_cast_that_is_a_graph_output_kept(tmp_path):
+    model = make_model([helper.make_node('Cast', ['x'], ['y'], to=T.FLOAT)], [('x', T.FLOAT, [4])],
+                       [('y', T.FLOAT, None)])
+    check_model(model, {'x': _f(4)}, tmp_path)
