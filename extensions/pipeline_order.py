@@ -558,6 +558,7 @@ BACK = [
     'extensions.back.activation_fusions.SwishFusion',
     'extensions.back.activation_fusions.GeluFusion',
     'extensions.back.noop_converts.NoOpConvertRemoval',
+    'extensions.back.pad_into_convolution.PadIntoConvolution',
     'extensions.back.shared_subexpressions.SharedSubexpressions',
     'extensions.back.constant_folding.FinalConstantFolding',
     'extensions.back.signature_names.SignatureTensorNames',

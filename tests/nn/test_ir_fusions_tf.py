@@ -28,3 +28,19 @@ def test_fused_and_matches_tensorflow(case, convert_and_run):
     assert expected_text in text
     assert 'type="Sigmoid"' not in text and 'type="Erf"' not in text and 'type="Tanh"' not in text
     assert rel_error(actual[0], expected[0]) < 1e-5
+
+
+@pytest.mark.parametrize('padding', ['valid', 'same'])
+def test_zero_padding_into_nhwc_convolution(padding, convert_and_run):
+    # Keras' ZeroPadding2D before a strided Conv2D (ResNet's stem): the Pad of the NHWC input joins the convolution
+    kernel = RNG.standard_normal((3, 3, 3, 5)).astype(np.float32)
+
+    def fn(x):
+        padded = tf.pad(x, [[0, 0], [2, 1], [1, 3], [0, 0]])
+        return tf.nn.conv2d(padded, tf.constant(kernel), strides=2, padding=padding.upper())
+    graph_def, outputs = freeze(fn, ((1, 11, 12, 3), 'x'))
+    x = RNG.standard_normal((1, 11, 12, 3)).astype(np.float32)
+    expected = tf_outputs(graph_def, {'x:0': x}, outputs)
+    actual, text = convert_and_run(graph_def, {'x': x})
+    assert 'type="Pad"' not in text
+    assert rel_error(actual[0], expected[0]) < 1e-5

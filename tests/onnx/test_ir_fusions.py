@@ -234,3 +234,19 @@ def test_cast_that_is_a_graph_output_kept(tmp_path):
     model = make_model([helper.make_node('Cast', ['x'], ['y'], to=T.FLOAT)], [('x', T.FLOAT, [4])],
                        [('y', T.FLOAT, None)])
     check_model(model, {'x': _f(4)}, tmp_path)
+
+
+# ----- zero Pad into the convolution -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('mode,value,fused', [('constant', 0.0, True), ('constant', 1.5, False),
+                                              ('reflect', None, False)])
+@pytest.mark.parametrize('group', [1, 4])
+def test_pad_before_convolution(tmp_path, mode, value, fused, group):
+    pads = np.array([0, 0, 1, 2, 0, 0, 3, 1], np.int64)
+    inputs = ['x', 'pads'] + (['value'] if value is not None else [])
+    nodes = [helper.make_node('Pad', inputs, ['p'], mode=mode),
+             helper.make_node('Conv', ['p', 'w'], ['y'], group=group, pads=[1, 0, 0, 1], strides=[2, 1])]
+    model = make_model(nodes, [('x', T.FLOAT, [1, 8, 9, 10])], [('y', T.FLOAT, None)],
+                       {'pads': pads, 'value': np.float32(value or 0), 'w': _f(8, 8 // group, 3, 3)})
+    result = check_model(model, {'x': _f(1, 8, 9, 10)}, tmp_path)
+    assert (ir_types(result)['Pad'] == 0) == fused
