@@ -590,6 +590,12 @@ BACK = [
     'mo.utils.anchors.BackStart',
     'extensions.back.LegacyOpsLowering.EltwiseLowering',
     'extensions.back.LegacyOpsLowering.PowerLowering',
+    'extensions.back.matmul_weights_layout.MatMulWeightsTransposed',
+    'extensions.back.activation_fusions.SwishFusion',
+    'extensions.back.activation_fusions.GeluFusion',
+    'extensions.back.noop_converts.NoOpConvertRemoval',
+    'extensions.back.pad_into_convolution.PadIntoConvolution',
+    'extensions.back.shared_subexpressions.SharedSubexpressions',
     'extensions.back.constant_folding.FinalConstantFolding',
     'extensions.back.weight_compression.CompressWeights',  # --compress_weights: on the folded constants
     'extensions.back.signature_names.SignatureTensorNames',

@@ -7,6 +7,7 @@ stays inferred for the steps that follow.
 """
 from mo.back.replacement import BackReplacementPattern
 from mo.front.common.rule import Builder, apply_rule
+from mo.front.common.tree_pattern import match_tree, op_alternatives, root_ops
 from mo.graph.graph import Graph, Node
 from mo.middle.partial_infer import infer_node
 from mo.middle.replacement import MiddleReplacementPattern
@@ -54,3 +55,28 @@ class MiddleOpRule(_InferredOpRule, MiddleReplacementPattern):
 class BackOpRule(_InferredOpRule, BackReplacementPattern):
     """A back-phase rule on every node of ``op``."""
     _abstract = True
+
+
+class BackPatternRule(BackReplacementPattern):
+    """A back-phase rule on what one of its tree ``patterns`` (``mo.front.common.tree_pattern``) matches:
+    ``rewrite(match, b)`` builds the replacement of ``match.root`` (or calls ``b.reject``); the new nodes are
+    inferred once wired. A Const of the pattern (``'name=Const'``) may feed other nodes too."""
+    _abstract = True
+    enabled = True
+    patterns = ()
+
+    def find_and_replace_pattern(self, graph: Graph):
+        for pattern in self.patterns:
+            if any(not any(graph.count_by_attr('op', op) for op in ops) for ops in op_alternatives(pattern)):
+                continue
+            for op in root_ops(pattern):
+                for node in graph.get_op_nodes(op=op):
+                    if node.id not in graph:
+                        continue
+                    match = match_tree(pattern, node, shared_constants=True)
+                    if match is not None and apply_rule(self, node, lambda _, b, m=match: self.rewrite(m, b),
+                                                        after=_infer_replacement):
+                        self.match_count += 1
+
+    def rewrite(self, match, b: Builder):
+        raise NotImplementedError('{} must define rewrite(match, b)'.format(type(self).__name__))

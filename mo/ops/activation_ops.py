@@ -118,6 +118,26 @@ class HSwish(Activation):
     operation = staticmethod(lambda x: (x * np.clip(x + 3, 0, 6) / 6).astype(x.dtype))
 
 
+def _gelu(x, mode):
+    if mode == 'tanh':
+        return (0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))).astype(x.dtype)
+    return (0.5 * x * (1 + _erf(x / np.sqrt(2).astype(x.dtype)))).astype(x.dtype)
+
+
+class Gelu(Activation):
+    """opset7 Gelu: x * Phi(x), ``approximation_mode`` 'erf' (exact) or 'tanh'."""
+    op = type = 'Gelu'
+    version = 'opset7'
+    operation = None
+
+    @classmethod
+    def infer(cls, node):
+        copy_shape_infer(node, lambda x: _gelu(x, node.soft_get('approximation_mode', 'erf')))
+
+    def backend_attrs(self):
+        return ['approximation_mode']
+
+
 class Elu(Activation):
     op = type = 'Elu'
     operation = None

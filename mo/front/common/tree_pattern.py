@@ -58,13 +58,16 @@ def op_alternatives(pattern) -> list:
     return found
 
 
-def match_tree(pattern, root: Node) -> Optional[Match]:
-    """The match of ``pattern`` at ``root``, or None."""
+def match_tree(pattern, root: Node, shared_constants: bool = False) -> Optional[Match]:
+    """The match of ``pattern`` at ``root``, or None. ``shared_constants``: a Const node of the pattern may also
+    feed nodes outside it (fusing it away computes nothing twice)."""
     captured, inner = {}, []
     if not _match_node(pattern, root, captured, inner):
         return None
     inner_ids = {node.id for node in inner} | {root.id}
     for node in inner:
+        if shared_constants and node.soft_get('op') == 'Const':
+            continue
         if any(port.node.id not in inner_ids for port in node.out_port(0).get_destinations()):
             return None  # an intermediate value something else reads
     return Match(root, captured)

@@ -1,0 +1,252 @@
+"""The back-phase fusions (extensions/back/activation_fusions.py, extensions/back/matmul_weights_layout.py): each
+pattern, written the ways exporters write it, converts to an IR with the fused op (or the transposed weights) and
+the same outputs as onnxruntime; near misses stay as they are and still match."""
+import collections
+import math
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip('onnx')
+pytest.importorskip('onnxruntime')
+from onnx import TensorProto as T, helper  # noqa: E402
+
+from tests.onnx.onnx_oracle import check_model, make_model  # noqa: E402
+
+RNG = np.random.default_rng(44)
+
+
+def ir_layers(result):
+    """(type, data attributes) of every layer of the IR ``result`` wrote."""
+    root = ET.parse(str(result.xml_path)).getroot()
+    return [(layer.get('type'), dict(layer.find('data').attrib) if layer.find('data') is not None else {})
+            for layer in root.iter('layer')]
+
+
+def ir_types(result) -> collections.Counter:
+    return collections.Counter(kind for kind, _ in ir_layers(result))
+
+
+def _f(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+# ----- MatMul by constant weights ----------------------------------------------------------------------------------
+
+def test_matmul_weights_stored_transposed(tmp_path):
+    w = _f(16, 8)
+    model = make_model([helper.make_node('MatMul', ['x', 'w'], ['y'])], [('x', T.FLOAT, [2, 3, 16])],
+                       [('y', T.FLOAT, None)], {'w': w})
+    result = check_model(model, {'x': _f(2, 3, 16)}, tmp_path)
+    matmuls = [attrs for kind, attrs in ir_layers(result) if kind == 'MatMul']
+    assert matmuls == [{'transpose_a': 'false', 'transpose_b': 'true'}]
+    assert 'Transpose' not in ir_types(result)
+
+
+def test_matmul_shared_weights_stored_once(tmp_path):
+    # the same initializer read by two MatMuls: transposing it for one would store it twice
+    w = _f(8, 8)
+    nodes = [helper.make_node('MatMul', ['x', 'w'], ['h']), helper.make_node('MatMul', ['h', 'w'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, [3, 8])], [('y', T.FLOAT, None)], {'w': w})
+    result = check_model(model, {'x': _f(3, 8)}, tmp_path)
+    assert [a['transpose_b'] for k, a in ir_layers(result) if k == 'MatMul'] == ['false', 'false']
+
+
+def test_matmul_batched_constant_weights(tmp_path):
+    w = _f(2, 5, 4)
+    model = make_model([helper.make_node('MatMul', ['x', 'w'], ['y'])], [('x', T.FLOAT, [2, 3, 5])],
+                       [('y', T.FLOAT, None)], {'w': w})
+    result = check_model(model, {'x': _f(2, 3, 5)}, tmp_path)
+    assert [a['transpose_b'] for k, a in ir_layers(result) if k == 'MatMul'] == ['true']
+
+
+# ----- Swish -------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('form', ['mul_sigmoid', 'sigmoid_mul', 'beta_one'])
+def test_swish_fused(tmp_path, form):
+    if form == 'beta_one':  # Keras: x * sigmoid(x * 1.0)
+        nodes = [helper.make_node('Mul', ['x', 'one'], ['scaled']), helper.make_node('Sigmoid', ['scaled'], ['s']),
+                 helper.make_node('Mul', ['x', 's'], ['y'])]
+    else:
+        nodes = [helper.make_node('Sigmoid', ['x'], ['s']),
+                 helper.make_node('Mul', ['x', 's'] if form == 'mul_sigmoid' else ['s', 'x'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, [2, 8, 5])], [('y', T.FLOAT, None)], {'one': np.float32(1.0)})
+    result = check_model(model, {'x': _f(2, 8, 5) * 4}, tmp_path)
+    types = ir_types(result)
+    assert types['Swish'] == 1 and types['Sigmoid'] == 0 and types['Multiply'] == 0
+
+
+@pytest.mark.parametrize('form', ['other_operand', 'beta_two', 'sigmoid_also_output'])
+def test_swish_near_misses_left_alone(tmp_path, form):
+    inputs = [('x', T.FLOAT, [4, 6]), ('z', T.FLOAT, [4, 6])]
+    outputs = [('y', T.FLOAT, None)]
+    if form == 'other_operand':  # z * sigmoid(x): a gate, not a swish
+        nodes = [helper.make_node('Sigmoid', ['x'], ['s']), helper.make_node('Mul', ['z', 's'], ['y'])]
+    elif form == 'beta_two':
+        nodes = [helper.make_node('Mul', ['x', 'two'], ['scaled']), helper.make_node('Sigmoid', ['scaled'], ['s']),
+                 helper.make_node('Mul', ['x', 's'], ['y'])]
+    else:  # the sigmoid is needed on its own
+        nodes = [helper.make_node('Sigmoid', ['x'], ['s']), helper.make_node('Mul', ['x', 's'], ['y'])]
+        outputs.append(('s', T.FLOAT, None))
+    feeds = {'x': _f(4, 6), 'z': _f(4, 6)}
+    if form != 'other_operand':
+        inputs, feeds = inputs[:1], {'x': feeds['x']}
+    model = make_model(nodes, inputs, outputs, {'two': np.float32(2.0)})
+    result = check_model(model, feeds, tmp_path)
+    assert ir_types(result)['Swish'] == 0
+
+
+# ----- Gelu --------------------------------------------------------------------------------------------------------
+
+def _erf_gelu(form):
+    """torch's exports: 'torch' (x * (1 + erf(x / sqrt2))) * 0.5; 'half_first' (x * 0.5) * (1 + erf(x * 1/sqrt2));
+    'half_last' x * ((1 + erf(x / sqrt2)) * 0.5)."""
+    arg = helper.make_node('Div', ['x', 'sqrt2'], ['a']) if form != 'half_first' else \
+        helper.make_node('Mul', ['x', 'inv_sqrt2'], ['a'])
+    nodes = [arg, helper.make_node('Erf', ['a'], ['e']), helper.make_node('Add', ['e', 'one'], ['p'])]
+    if form == 'torch':
+        nodes += [helper.make_node('Mul', ['x', 'p'], ['xp']), helper.make_node('Mul', ['xp', 'half'], ['y'])]
+    elif form == 'half_first':
+        nodes += [helper.make_node('Mul', ['half', 'x'], ['hx']), helper.make_node('Mul', ['hx', 'p'], ['y'])]
+    else:
+        nodes += [helper.make_node('Mul', ['p', 'half'], ['ph']), helper.make_node('Mul', ['x', 'ph'], ['y'])]
+    return nodes
+
+
+def _tanh_gelu(cube):
+    """GPT-2's gelu_new: 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), the cube a Pow or two Muls."""
+    if cube == 'pow':
+        nodes = [helper.make_node('Pow', ['x', 'three'], ['c'])]
+    else:
+        nodes = [helper.make_node('Mul', ['x', 'x'], ['sq']), helper.make_node('Mul', ['x', 'sq'], ['c'])]
+    return nodes + [helper.make_node('Mul', ['k', 'c'], ['kc']), helper.make_node('Add', ['x', 'kc'], ['i']),
+                    helper.make_node('Mul', ['i', 'scale'], ['si']), helper.make_node('Tanh', ['si'], ['t']),
+                    helper.make_node('Add', ['one', 't'], ['p']), helper.make_node('Mul', ['half', 'x'], ['hx']),
+                    helper.make_node('Mul', ['hx', 'p'], ['y'])]
+
+
+GELU_CONSTANTS = {'sqrt2': np.float32(math.sqrt(2)), 'inv_sqrt2': np.float32(1 / math.sqrt(2)),
+                  'one': np.float32(1), 'half': np.float32(0.5), 'three': np.float32(3),
+                  'k': np.float32(0.044715), 'scale': np.float32(math.sqrt(2 / math.pi))}
+
+
+@pytest.mark.parametrize('form', ['torch', 'half_first', 'half_last', 'tanh_pow', 'tanh_mul'])
+def test_gelu_fused(tmp_path, form):
+    nodes = _tanh_gelu(form[5:]) if form.startswith('tanh') else _erf_gelu(form)
+    model = make_model(nodes, [('x', T.FLOAT, [2, 16, 8])], [('y', T.FLOAT, None)], GELU_CONSTANTS)
+    result = check_model(model, {'x': _f(2, 16, 8) * 3}, tmp_path)
+    gelus = [a for k, a in ir_layers(result) if k == 'Gelu']
+    assert gelus == [{'approximation_mode': 'tanh' if form.startswith('tanh') else 'erf'}]
+    assert sum(ir_types(result).values()) == 3  # Parameter, Gelu, Result
+
+
+@pytest.mark.parametrize('approximate', ['none', 'tanh'])
+def test_onnx_gelu_op_stays_one_op(tmp_path, approximate):
+    # opset 20's Gelu is lowered at the front and comes back whole
+    model = make_model([helper.make_node('Gelu', ['x'], ['y'], approximate=approximate)],
+                       [('x', T.FLOAT, [3, 10])], [('y', T.FLOAT, None)], opset=20)
+    result = check_model(model, {'x': _f(3, 10) * 3}, tmp_path)
+    assert ir_types(result)['Gelu'] == 1
+
+
+def test_gelu_with_other_constants_left_alone(tmp_path):
+    constants = dict(GELU_CONSTANTS, half=np.float32(0.4))  # not a Gelu: 0.4 * x * (1 + erf(x / sqrt2))
+    model = make_model(_erf_gelu('torch'), [('x', T.FLOAT, [2, 8])], [('y', T.FLOAT, None)], constants)
+    result = check_model(model, {'x': _f(2, 8)}, tmp_path)
+    assert ir_types(result)['Gelu'] == 0 and ir_types(result)['Erf'] == 1
+
+
+def test_gelus_sharing_their_constants_all_fused(tmp_path):
+    # two Gelus reading the same 0.5, 1 and sqrt 2 initializers (as deduplicated exports do)
+    nodes = _erf_gelu('torch')
+    renamed = [helper.make_node(n.op_type, [{'x': 'y'}.get(i, i + '2' if i in ('a', 'e', 'p', 'xp') else i)
+                                            for i in n.input],
+                                [o + '2' if o != 'y' else 'y2' for o in n.output]) for n in nodes]
+    model = make_model(nodes + renamed, [('x', T.FLOAT, [2, 8])], [('y2', T.FLOAT, None)], GELU_CONSTANTS)
+    result = check_model(model, {'x': _f(2, 8) * 2}, tmp_path)
+    assert ir_types(result)['Gelu'] == 2 and ir_types(result)['Erf'] == 0
+
+
+# ----- shared sub-expressions ------------------------------------------------------------------------------------
+
+def _split_heads(x, suffix):
+    """Reshape x [batch, seq, 16] to [batch, seq, 4, 4] from its own Shape, as TorchScript exports write it."""
+    return [helper.make_node('Shape', [x], ['shape' + suffix]),
+            helper.make_node('Gather', ['shape' + suffix, 'zero'], ['b' + suffix], axis=0),
+            helper.make_node('Gather', ['shape' + suffix, 'one_i'], ['s' + suffix], axis=0),
+            helper.make_node('Unsqueeze', ['b' + suffix, 'axes0'], ['b1' + suffix]),
+            helper.make_node('Unsqueeze', ['s' + suffix, 'axes0'], ['s1' + suffix]),
+            helper.make_node('Concat', ['b1' + suffix, 's1' + suffix, 'heads'], ['target' + suffix], axis=0),
+            helper.make_node('Reshape', [x, 'target' + suffix], ['heads' + suffix])]
+
+
+SHAPE_CONSTANTS = {'zero': np.array(0, np.int64), 'one_i': np.array(1, np.int64), 'axes0': np.array([0], np.int64),
+                   'heads': np.array([4, 4], np.int64)}
+
+
+def test_repeated_shape_computations_computed_once(tmp_path):
+    # two blocks each take the shape of x again: one ShapeOf, Gather, Unsqueeze and Concat remain
+    nodes = _split_heads('x', '_a') + _split_heads('x', '_b') + \
+        [helper.make_node('Add', ['heads_a', 'heads_b'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, ['batch', 'seq', 16])], [('y', T.FLOAT, None)], SHAPE_CONSTANTS)
+    result = check_model(model, {'x': _f(2, 3, 16)}, tmp_path)
+    types = ir_types(result)
+    assert types['ShapeOf'] == 1 and types['Concat'] == 1 and types['Unsqueeze'] <= 2 and types['Reshape'] == 1
+
+
+def test_equal_outputs_keep_their_names(tmp_path):
+    # two identical Adds that are both graph outputs: one node, both outputs still there by name
+    nodes = [helper.make_node('Add', ['x', 'c'], ['y1']), helper.make_node('Add', ['x', 'c'], ['y2']),
+             helper.make_node('Mul', ['x', 'c'], ['y3'])]
+    model = make_model(nodes, [('x', T.FLOAT, [2, 3])], [('y1', T.FLOAT, None), ('y2', T.FLOAT, None),
+                                                          ('y3', T.FLOAT, None)], {'c': _f(3)})
+    result = check_model(model, {'x': _f(2, 3)}, tmp_path)
+    assert ir_types(result)['Add'] == 1 and ir_types(result)['Multiply'] == 1
+
+
+def test_different_attributes_not_shared(tmp_path):
+    # the same input gathered at different indices, and concatenated along different axes, stays apart
+    nodes = [helper.make_node('Gather', ['x', 'zero'], ['g0'], axis=0), helper.make_node('Gather', ['x', 'zero'],
+                                                                                          ['g1'], axis=1),
+             helper.make_node('Concat', ['x', 'x'], ['c0'], axis=0), helper.make_node('Concat', ['x', 'x'], ['c1'],
+                                                                                     axis=1)]
+    outputs = [(n, T.FLOAT, None) for n in ('g0', 'g1', 'c0', 'c1')]
+    model = make_model(nodes, [('x', T.FLOAT, [3, 3])], outputs, {'zero': np.array(0, np.int64)})
+    result = check_model(model, {'x': _f(3, 3)}, tmp_path)
+    assert ir_types(result)['Gather'] == 2 and ir_types(result)['Concat'] == 2
+
+
+# ----- Converts to the type the input has --------------------------------------------------------------------------
+
+def test_casts_to_the_same_type_removed(tmp_path):
+    # RMSNorm's hidden.to(float32) of a float32 tensor and .long() of an int64 quotient: no Convert remains
+    nodes = [helper.make_node('Cast', ['x'], ['xf'], to=T.FLOAT), helper.make_node('Mul', ['xf', 'xf'], ['sq']),
+             helper.make_node('Div', ['n', 'two'], ['q']), helper.make_node('Cast', ['q'], ['ql'], to=T.INT64),
+             helper.make_node('Cast', ['ql'], ['qf'], to=T.FLOAT), helper.make_node('Add', ['sq', 'qf'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, [2, 3]), ('n', T.INT64, [2, 3])], [('y', T.FLOAT, None)],
+                       {'two': np.array(2, np.int64)})
+    result = check_model(model, {'x': _f(2, 3), 'n': RNG.integers(-9, 9, (2, 3))}, tmp_path)
+    assert ir_types(result)['Convert'] == 1  # int64 -> float32 only
+
+
+def test_cast_that_is_a_graph_output_kept(tmp_path):
+    model = make_model([helper.make_node('Cast', ['x'], ['y'], to=T.FLOAT)], [('x', T.FLOAT, [4])],
+                       [('y', T.FLOAT, None)])
+    check_model(model, {'x': _f(4)}, tmp_path)
+
+
+# ----- zero Pad into the convolution -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('mode,value,fused', [('constant', 0.0, True), ('constant', 1.5, False),
+                                              ('reflect', None, False)])
+@pytest.mark.parametrize('group', [1, 4])
+def test_pad_before_convolution(tmp_path, mode, value, fused, group):
+    pads = np.array([0, 0, 1, 2, 0, 0, 3, 1], np.int64)
+    inputs = ['x', 'pads'] + (['value'] if value is not None else [])
+    nodes = [helper.make_node('Pad', inputs, ['p'], mode=mode),
+             helper.make_node('Conv', ['p', 'w'], ['y'], group=group, pads=[1, 0, 0, 1], strides=[2, 1])]
+    model = make_model(nodes, [('x', T.FLOAT, [1, 8, 9, 10])], [('y', T.FLOAT, None)],
+                       {'pads': pads, 'value': np.float32(value or 0), 'w': _f(8, 8 // group, 3, 3)})
+    result = check_model(model, {'x': _f(1, 8, 9, 10)}, tmp_path)
+    assert (ir_types(result)['Pad'] == 0) == fused
