@@ -93,6 +93,19 @@ def _drop_constant_ids(prefix):
         f.write(text)
 
 
+def _fresh_names(writer):
+    """``writer`` run under a new MXNet name manager: Gluon numbers unnamed blocks (``ssd0``,
+    ``_defaultpreprocess0``) per process, so without it the names would depend on the fixtures written before."""
+    import functools
+
+    @functools.wraps(writer)
+    def write(out):
+        mx = import_mxnet()
+        with mx.name.NameManager():
+            return writer(out)
+    return write
+
+
 def _tiny_backbone(gluon, stride_outputs):
     class Backbone(gluon.HybridBlock):
         """Three stride-2 convolutions; the last ``stride_outputs`` feature maps are the outputs."""
@@ -113,6 +126,7 @@ def _tiny_backbone(gluon, stride_outputs):
     return Backbone()
 
 
+@_fresh_names
 def gluoncv_ssd(out):
     """GluonCV's SSD (its anchor generator, box decoder, per-class decoder and box_nms as its export has them)
     around a three-convolution backbone with two feature maps, 2 classes, 64x64 input."""
@@ -126,6 +140,7 @@ def gluoncv_ssd(out):
     return True
 
 
+@_fresh_names
 def gluoncv_yolo3(out):
     """GluonCV's YOLOv3 (its output layers, upsampling by repeat, box decoding and box_nms) on three stages of
     one conv + BN + LeakyReLU each, 3 classes, 64x64 input."""
@@ -237,6 +252,7 @@ def param_files(out):
     return True
 
 
+@_fresh_names
 def gluoncv_faster_rcnn(out):
     """GluonCV's Faster R-CNN (RPN anchors, box decoding and box_nms for proposals, ROIAlign, the per-class
     decoder and its NMS, with shape_array, Cast, stack, split and AdaptiveAvgPooling2D on the way) on four
@@ -260,19 +276,6 @@ def gluoncv_faster_rcnn(out):
 #: name -> writer(out) of each fixture this module makes; a writer returns False when it cannot run here
 FILE_WRITERS = {'gluon_lstm': gluon_lstm, 'gluoncv_ssd': gluoncv_ssd, 'gluoncv_yolo3': gluoncv_yolo3,
                 'gluoncv_faster_rcnn': gluoncv_faster_rcnn, 'legacy_v08': legacy_v08, 'params': param_files}
-
-
-def _fresh_names(writer):
-    """``writer`` run under a new MXNet name manager: Gluon numbers unnamed blocks (``ssd0``,
-    ``_defaultpreprocess0``) per process, so without it the names would depend on the fixtures written before."""
-    import functools
-
-    @functools.wraps(writer)
-    def write(out):
-        mx = import_mxnet()
-        with mx.name.NameManager():
-            return writer(out)
-    return write
 
 
 def _export_block_with_reference(net, name, out, rng, images, preprocess, layout):
