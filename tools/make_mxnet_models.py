@@ -4,8 +4,9 @@
 
 MXNet 1.9.1 is the last release and installs on Python 3.11 only beside numpy 1.23.5, so it lives in a venv
 of its own (``python3 -m venv /tmp/mxenv && /tmp/mxenv/bin/pip install mxnet==1.9.1 numpy==1.23.5``); mo's
-tests read the files with numpy alone and never import MXNet. The three GluonCV detectors need GluonCV 0.10 in the
-same venv, whose newest dependencies want numpy 2; these install beside numpy 1.23.5::
+tests read the files with numpy alone and never import MXNet. The GluonCV fixtures (three detectors, and models
+written by GluonCV's ``export_block`` with and without its preprocessing) need GluonCV 0.10 in the same venv,
+whose newest dependencies want numpy 2; these install beside numpy 1.23.5::
 
     /tmp/mxenv/bin/pip install "gluoncv==0.10.*" "opencv-python<4.9" "scipy<1.12" "pandas<2.1" \
         "matplotlib<3.8" numpy==1.23.5

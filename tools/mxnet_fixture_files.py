@@ -1,5 +1,5 @@
 """The MXNet fixtures that are not a symbol built with ``mx.sym``: Gluon exports (an LSTM; GluonCV's SSD,
-YOLOv3 and Faster R-CNN around tiny backbones, when GluonCV is installed), a hand-written MXNet 0.8 graph and
+YOLOv3 and Faster R-CNN around tiny backbones, and GluonCV ``export_block`` outputs, when GluonCV is installed), a hand-written MXNet 0.8 graph and
 the ``.params`` files of the reader's own tests. Written by tools/make_mxnet_models.py (see its docstring)."""
 import json
 import os
@@ -60,6 +60,18 @@ def _export_detector(net, name, out, seed, size=(64, 64)):
     rng = np.random.default_rng([SEED, seed])
     x = rng.standard_normal((1, 3) + size).astype(np.float32)
     net(mx.nd.array(x))  # the deferred shapes become known
+    _draw_affine_and_statistics(net, rng)
+    net.hybridize()
+    outputs = [o.asnumpy() for o in net(mx.nd.array(x))]
+    prefix = os.path.join(out, name)
+    net.export(prefix, epoch=0)
+    _drop_constant_ids(prefix)
+    save_ref(prefix + '.ref.npz', {'data': x}, outputs)
+
+
+def _draw_affine_and_statistics(net, rng):
+    """BatchNorm's running statistics and every gamma, beta and bias of ``net`` drawn away from 0/1."""
+    mx = import_mxnet()
     for pname, param in sorted(net.collect_params().items()):
         shape = param.shape
         if pname.endswith('running_mean'):
@@ -70,17 +82,28 @@ def _export_detector(net, name, out, seed, size=(64, 64)):
             param.set_data(mx.nd.array(rng.uniform(0.6, 1.4, shape)))
         elif pname.endswith(('beta', 'bias')):
             param.set_data(mx.nd.array(0.2 * rng.standard_normal(shape)))
-    net.hybridize()
-    outputs = [o.asnumpy() for o in net(mx.nd.array(x))]
-    prefix = os.path.join(out, name)
-    net.export(prefix, epoch=0)
-    # a Constant parameter's initializer is named after the id() of its Python object: drop that number so
-    # that every run writes the same file (the initializer plays no part in inference)
+
+
+def _drop_constant_ids(prefix):
+    """A Constant parameter's initializer is named after the id() of its Python object: drop that number from
+    ``PREFIX-symbol.json`` so that every run writes the same file (the initializer plays no part in inference)."""
     with open(prefix + '-symbol.json') as f:
         text = re.sub(r'("__init__": "Constant_[^"]*?)_[0-9]{6,}"', r'\1"', f.read())
     with open(prefix + '-symbol.json', 'w') as f:
         f.write(text)
-    save_ref(prefix + '.ref.npz', {'data': x}, outputs)
+
+
+def _fresh_names(writer):
+    """``writer`` run under a new MXNet name manager: Gluon numbers unnamed blocks (``ssd0``,
+    ``_defaultpreprocess0``) per process, so without it the names would depend on the fixtures written before."""
+    import functools
+
+    @functools.wraps(writer)
+    def write(out):
+        mx = import_mxnet()
+        with mx.name.NameManager():
+            return writer(out)
+    return write
 
 
 def _tiny_backbone(gluon, stride_outputs):
@@ -103,6 +126,7 @@ def _tiny_backbone(gluon, stride_outputs):
     return Backbone()
 
 
+@_fresh_names
 def gluoncv_ssd(out):
     """GluonCV's SSD (its anchor generator, box decoder, per-class decoder and box_nms as its export has them)
     around a three-convolution backbone with two feature maps, 2 classes, 64x64 input."""
@@ -116,6 +140,7 @@ def gluoncv_ssd(out):
     return True
 
 
+@_fresh_names
 def gluoncv_yolo3(out):
     """GluonCV's YOLOv3 (its output layers, upsampling by repeat, box decoding and box_nms) on three stages of
     one conv + BN + LeakyReLU each, 3 classes, 64x64 input."""
@@ -227,6 +252,7 @@ def param_files(out):
     return True
 
 
+@_fresh_names
 def gluoncv_faster_rcnn(out):
     """GluonCV's Faster R-CNN (RPN anchors, box decoding and box_nms for proposals, ROIAlign, the per-class
     decoder and its NMS, with shape_array, Cast, stack, split and AdaptiveAvgPooling2D on the way) on four
@@ -250,3 +276,89 @@ def gluoncv_faster_rcnn(out):
 #: name -> writer(out) of each fixture this module makes; a writer returns False when it cannot run here
 FILE_WRITERS = {'gluon_lstm': gluon_lstm, 'gluoncv_ssd': gluoncv_ssd, 'gluoncv_yolo3': gluoncv_yolo3,
                 'gluoncv_faster_rcnn': gluoncv_faster_rcnn, 'legacy_v08': legacy_v08, 'params': param_files}
+
+
+def _export_block_with_reference(net, name, out, rng, images, preprocess, layout):
+    """Export ``net`` (initialized, seeded) with GluonCV's ``export_block(preprocess, layout)`` as ``name``, then
+    load what was written as a deployment does (``SymbolBlock.imports``) and save its outputs on ``images[0]`` as
+    ``NAME.ref.npz`` and on each further image ``k`` as ``NAME.ref<k>.npz``."""
+    from gluoncv.utils import export_block
+    mx = import_mxnet()
+    from mxnet import gluon
+    net(mx.nd.zeros((1, 3) + images[0].shape[1:3] if layout == 'HWC' else images[0].shape))  # deferred shapes
+    _draw_affine_and_statistics(net, rng)
+    prefix = os.path.join(out, name)
+    export_block(prefix, net, data_shape=images[0].shape[1:], preprocess=preprocess, layout=layout)
+    _drop_constant_ids(prefix)
+    block = gluon.SymbolBlock.imports(prefix + '-symbol.json', ['data'], prefix + '-0000.params')
+    for index, image in enumerate(images):
+        outputs = block(mx.nd.array(image))
+        outputs = [o.asnumpy() for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
+        save_ref(prefix + ('.ref.npz' if index == 0 else '.ref{}.npz'.format(index)), {'data': image}, outputs)
+
+
+def _tiny_classifier():
+    """A GluonCV-style classifier: conv + BN + ReLU stem, a strided conv, global pooling and a Dense of 5."""
+    from mxnet import gluon
+    net = gluon.nn.HybridSequential(prefix='tinycls_')
+    with net.name_scope():
+        net.add(gluon.nn.Conv2D(8, 3, 1, 1, use_bias=False), gluon.nn.BatchNorm(), gluon.nn.Activation('relu'),
+                gluon.nn.Conv2D(8, 3, 2, 1, activation='relu'), gluon.nn.GlobalAvgPool2D(), gluon.nn.Dense(5))
+    return net
+
+
+@_fresh_names
+def gluoncv_export_hwc(out):
+    """GluonCV's ``export_block(preprocess=True, layout='HWC')`` of a tiny classifier: the graph starts with its
+    default preprocessing (broadcast_minus of the mean, broadcast_div by the std, both constants in the .params,
+    then transpose NHWC -> NCHW), so its input is an image, here 1x32x32x3 in 0..255 (and 2x24x40x3 in
+    ``.ref1.npz``)."""
+    if _gluoncv() is None:
+        return False
+    mx = import_mxnet()
+    mx.random.seed(SEED)
+    net = _tiny_classifier()
+    net.initialize(mx.init.Uniform(0.3))
+    rng = np.random.default_rng([SEED, 700])
+    images = [rng.uniform(0, 255, shape).astype(np.float32) for shape in ((1, 32, 32, 3), (2, 24, 40, 3))]
+    _export_block_with_reference(net, 'gluoncv_export_hwc', out, rng, images, True, 'HWC')
+    return True
+
+
+@_fresh_names
+def gluoncv_export_chw(out):
+    """The same classifier exported by ``export_block(preprocess=None, layout='CHW')``: no preprocessing, an
+    NCHW input (1x3x32x32)."""
+    if _gluoncv() is None:
+        return False
+    mx = import_mxnet()
+    mx.random.seed(SEED)
+    net = _tiny_classifier()
+    net.initialize(mx.init.Uniform(0.3))
+    rng = np.random.default_rng([SEED, 701])
+    images = [rng.standard_normal((1, 3, 32, 32)).astype(np.float32)]
+    _export_block_with_reference(net, 'gluoncv_export_chw', out, rng, images, None, 'CHW')
+    return True
+
+
+@_fresh_names
+def gluoncv_ssd_hwc(out):
+    """The gluoncv_ssd detector as ``export_block(preprocess=True, layout='HWC')`` writes it: a 1x64x64x3 image
+    in 0..255, normalised and transposed inside the graph."""
+    modules = _gluoncv()
+    if modules is None:
+        return False
+    mx = import_mxnet()
+    from mxnet import gluon
+    net = modules[0].SSD(None, 64, lambda **kwargs: _tiny_backbone(gluon, 2), [8], [12, 24, 40], [[1, 2, 0.5]] * 2,
+                         [16, 32], classes=['a', 'b'], nms_topk=50, post_nms=10, anchor_alloc_size=16)
+    mx.random.seed(SEED)
+    net.initialize(mx.init.Uniform(0.3))
+    rng = np.random.default_rng([SEED, 702])
+    images = [rng.uniform(0, 255, (1, 64, 64, 3)).astype(np.float32)]
+    _export_block_with_reference(net, 'gluoncv_ssd_hwc', out, rng, images, True, 'HWC')
+    return True
+
+
+FILE_WRITERS.update(gluoncv_export_hwc=gluoncv_export_hwc, gluoncv_export_chw=gluoncv_export_chw,
+                    gluoncv_ssd_hwc=gluoncv_ssd_hwc)

@@ -49,6 +49,10 @@ EXPECTED_OPS = {
                             'stack', 'SliceChannel', '_contrib_AdaptiveAvgPooling2D', 'BlockGrad'},
     'gluoncv_ssd': {'_arange', '_contrib_box_decode', '_contrib_box_nms', 'where', 'slice_like', 'zeros_like'},
     'gluoncv_yolo3': {'_contrib_box_nms', 'repeat', 'tile', 'sigmoid', 'exp', 'LeakyReLU', 'slice_like'},
+    'gluoncv_export_hwc': {'broadcast_sub', 'broadcast_div', 'transpose', 'Convolution', 'BatchNorm', 'Pooling',
+                           'FullyConnected'},
+    'gluoncv_export_chw': {'Convolution', 'BatchNorm', 'Pooling', 'FullyConnected'},
+    'gluoncv_ssd_hwc': {'broadcast_sub', 'broadcast_div', 'transpose', '_contrib_box_decode', '_contrib_box_nms'},
 }
 
 
