@@ -22,6 +22,8 @@ class MatMulWeightsTransposed(BackReplacementPattern):
             value = const.soft_get('value', None)
             if value is None or np.ndim(value) < 2:
                 continue
-            set_const_value(const, np.ascontiguousarray(np.swapaxes(value, -1, -2)))
+            # a view: the IR writer copies each weight in C order only as it writes it (a copy here would hold every
+            # weight twice, beside the checkpoint pages the originals view)
+            set_const_value(const, np.swapaxes(value, -1, -2))
             node['transpose_b'] = True
             self.match_count += 1

@@ -70,7 +70,8 @@ class PadIntoConvolution(BackReplacementPattern):
         conv['pads_end'] = np.asarray(end, np.int64) + np.asarray(pads[1], np.int64)
         conv['auto_pad'] = 'explicit'
         reader = transpose if transpose is not None else conv
-        reader.in_port(0).get_connection().set_source(pad.in_port(0).get_source())
+        # the padded tensor is gone: its names go with it, not to the unpadded input ('dest': names not carried)
+        reader.in_port(0).get_connection().set_source(pad.in_port(0).get_source(), attributes_save_mode='dest')
         if transpose is not None:
             infer_node(transpose)  # it now transposes the unpadded input
         return True

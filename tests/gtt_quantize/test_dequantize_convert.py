@@ -202,7 +202,7 @@ def test_dequantize_of_a_range_computed_at_run_time(tmp_path, name, mode):
     graph_def, feeds = _dequantize_graph(name, mode, False, axis, runtime_range=True)
     feeds['x'] = np.random.default_rng(2).standard_normal((3, 4)).astype(np.float32)
     result = mo.convert_model(graph_def, output_dir=tmp_path)
-    assert sorted(i.name for i in result.inputs) == ['high', 'low', 'x']
+    assert sorted(i.name for i in result.inputs) == ['high:0', 'low:0', 'x:0']
     actual = run_openvino(result.xml_path, feeds)[0]
     expected = run_tf(graph_def, feeds, ['y'])[0]
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5 * float(np.abs(expected).max()))

@@ -76,8 +76,12 @@ class PaddleAddResults(AddResultsStep):
     def result_label(self, graph: Graph, index: int, source: Node, port: int, label) -> str:
         names = source.out_port(port).get_tensor_names() if port in source.out_ports() else []
         if label and label not in names:
-            # the fetch name first: it names the IR output (PIR's var names are bare numbers)
-            source.out_port(port).add_tensor_names([label], first=True)
+            # the fetch name names the IR output: PIR's value ids (``%11``) go from a fetched tensor, as OpenVINO's
+            # get_any_name() gives the least of a tensor's names and '%' sorts before every letter
+            kept = [name for name in names if not name.startswith('%')]
+            if len(kept) != len(names):
+                source.out_port(port).remove_tensor_names()
+            source.out_port(port).add_tensor_names([label] + [name for name in kept if name != label], first=True)
         return label or super().result_label(graph, index, source, port, label)
 
 

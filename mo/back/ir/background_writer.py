@@ -18,6 +18,21 @@ from mo.utils import mapped_files
 
 _DONE = object()
 
+#: a view not in C order (a transposed weight) is copied and written in parts of about this many bytes, not whole:
+#: two threads each holding a whole copy of a big weight would add twice its size to the peak
+_PART_BYTES = 4 << 20
+
+
+def _parts(offset: int, chunk):
+    """``(offset, piece)`` pairs that write ``chunk``: itself, or a view not in C order as slices along its first
+    axis (each a contiguous run of the C-order bytes)."""
+    if not isinstance(chunk, np.ndarray) or chunk.flags.c_contiguous or chunk.ndim < 2 or \
+            chunk.nbytes <= 2 * _PART_BYTES:
+        return [(offset, chunk)]
+    row_bytes = chunk.nbytes // chunk.shape[0]
+    step = max(1, _PART_BYTES // max(row_bytes, 1))
+    return [(offset + start * row_bytes, chunk[start:start + step]) for start in range(0, chunk.shape[0], step)]
+
 
 class BackgroundFileWriter:
     """Writes the chunks given to ``put`` into ``handle`` (a regular file, written from offset 0 with
@@ -58,7 +73,8 @@ class BackgroundFileWriter:
         if self._error is not None:  # after a failure, only drain the queue
             return
         try:
-            self._write_at(offset, memoryview(chunk_bytes(chunk)).cast('B'))
+            for part_offset, part in _parts(offset, chunk):
+                self._write_at(part_offset, memoryview(chunk_bytes(part)).cast('B'))
             mapped_files.release(chunk)  # weights viewing a checkpoint: their pages are done
         except BaseException as exc:  # re-raised on the main thread by finish()
             if self._error is None:

@@ -282,11 +282,12 @@ class _Emitter:
         self.exact_claimed = None
         self.derived_names = set()
         #: whether a tensor also takes its op's name and port (TensorFlow's ``op:0`` / ``op:1``, as ovc names them)
-        #: or only has the names the framework gave it (ONNX's, as ovc writes them); a graph of no framework (built
-        #: by hand) derives them too, and there output 0 is known by the bare op name
+        #: or only has the names the framework gave it (ONNX's, as ovc writes them; a nameless one takes its op's
+        #: name, ``op`` for output 0); a graph of no framework (built by hand) derives them the latter way
         source_format = graph.graph.get('source_format')
-        self.names_after_ops = source_format is None or framework(source_format).tensor_names_from_ops
-        self.port_in_every_name = source_format is not None
+        from_ops = source_format is not None and framework(source_format).tensor_names_from_ops
+        self.names_after_ops = source_format is None or from_ops
+        self.port_in_every_name = from_ops
         #: the layer names given so far (each once)
         self.layer_names = LayerNames(graph)
         #: a tensor's ``data_type`` as found in its record -> its IR precision
