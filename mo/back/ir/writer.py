@@ -12,16 +12,14 @@ import io
 import logging as log
 import operator
 import os
-from array import array
-from itertools import chain, compress, repeat
 
 import numpy as np
 
-from mo.front.frameworks import framework
 from mo.back.ir import ir_types
 from mo.back.ir.background_writer import BackgroundFileWriter
 from mo.back.ir.bin_packer import BinPacker
 from mo.back.ir.layer_names import LayerNames
+from mo.back.ir.tensor_names import TensorNames
 from mo.back.ir.xml_builder import (BODY_LAYER_DEPTH, NET_LAYER_DEPTH, BodyRecord, ChunkedTextWriter, EdgeList,
                                     LayerRecord, NetworkText, PortCache, layer_text)
 from mo.graph.graph import Graph, Node
@@ -234,12 +232,6 @@ def _precision(data: dict, owner: Node) -> str:
 _INT64 = np.dtype(np.int64)
 
 
-def _attrs_of_kind(graph: Graph, kind: str):
-    """The attribute dicts of the nodes of ``kind``, in the graph's node order (an iterator)."""
-    nodes = graph.node_attr_dicts()
-    return compress(nodes, map(operator.eq, map(dict.get, nodes, repeat('kind')), repeat(kind)))
-
-
 #: more IR ports than any layer has: a written output's (layer id, port id) is kept as one int
 _PORT_SPAN = 1 << 32
 #: more than any packed (layer id, port id): a written output's readers beyond the first are counted in multiples
@@ -275,78 +267,14 @@ class _Emitter:
         self.other_sources = {}
         #: op node id -> its layer's id, when asked for
         self.layer_of = {} if record_layer_ids else None
-        #: the sorted hashes of every tensor name some record holds (``_collect_explicit_names``), the names
-        #: explicitly given to the written tensors among them and the names derived from op names so far; the first
-        #: two are found when first needed (a TF model's tensors hold their op's name: often never)
-        self.maybe_claimed = None
-        self.exact_claimed = None
-        self.derived_names = set()
-        #: whether a tensor also takes its op's name and port (TensorFlow's ``op:0`` / ``op:1``, as ovc names them)
-        #: or only has the names the framework gave it (ONNX's, as ovc writes them; a nameless one takes its op's
-        #: name, ``op`` for output 0); a graph of no framework (built by hand) derives them the latter way
-        source_format = graph.graph.get('source_format')
-        from_ops = source_format is not None and framework(source_format).tensor_names_from_ops
-        self.names_after_ops = source_format is None or from_ops
-        self.port_in_every_name = from_ops
+        #: the IR names of each written tensor (``TensorNames``)
+        self.tensor_names = TensorNames(graph, _output_records)
         #: the layer names given so far (each once)
         self.layer_names = LayerNames(graph)
         #: a tensor's ``data_type`` as found in its record -> its IR precision
         self.precisions = {}
         #: the op classes found so far (``_backend_attrs``)
         self.op_classes = {}
-
-    # -- tensor names --
-    def _collect_explicit_names(self):
-        """Names given to tensors explicitly win over names derived from node names, and so do names retired
-        by a rewrite (a TF name whose tensor is gone is no name for another one).
-
-        The names that count are those of the records ``_output_records`` finds for the ops; finding them
-        costs as much as writing the ops, so this collects every name any tensor record holds (a superset,
-        from one look at each node), and ``_claimed`` asks the exact question only for a name in it. The superset
-        is kept as the names' sorted hashes, 8 bytes a name (a set of the names took 30-60: 64 MB at a million
-        tensors); a name whose hash is among them is then looked up exactly."""
-        hashes = array('q', map(hash, self.graph.graph.get('retired_tensor_names', ())))
-        # loops in C (map, filter, compress), not a Python step per node, and in the graph's node order: the
-        # attribute dicts lie in memory roughly in that order (the kind index's sets would visit them at random)
-        data_attrs = _attrs_of_kind(self.graph, 'data')
-        hashes.extend(map(hash, chain.from_iterable(filter(None, map(dict.get, data_attrs, repeat('tensor_names'))))))
-        op_attrs = _attrs_of_kind(self.graph, 'op')
-        tables = filter(None, map(dict.get, op_attrs, repeat('_out_ports')))
-        records = filter(None, chain.from_iterable(map(dict.values, tables)))
-        hashes.extend(map(hash, chain.from_iterable(filter(None, map(dict.get, records, repeat('tensor_names'))))))
-        self.maybe_claimed = np.frombuffer(hashes, dtype=np.int64) if hashes else np.zeros(0, np.int64)
-        self.maybe_claimed.sort()  # in place: the array's own buffer
-
-    def _claimed(self, name: str) -> bool:
-        if name in self.derived_names:
-            return True
-        if self.maybe_claimed is None:
-            self._collect_explicit_names()
-        hashes, key = self.maybe_claimed, hash(name)
-        position = int(hashes.searchsorted(key))
-        if position == len(hashes) or int(hashes[position]) != key:
-            return False
-        if self.exact_claimed is None:
-            claimed = set(self.graph.graph.get('retired_tensor_names', ()))
-            node_attrs = self.graph.node_attrs
-            for node_id in self.graph.topological_ids():
-                if node_attrs(node_id).get('kind') == 'op':
-                    for record in _output_records(self.graph, node_id).values():
-                        claimed.update((record or {}).get('tensor_names') or ())
-            self.exact_claimed = claimed
-        return name in self.exact_claimed
-
-    def _tensor_names(self, base: str, out_idx: int, record) -> list:
-        """The names of output ``out_idx`` of the op named ``base`` (``record``: its tensor's record): the
-        explicit ones, and the one derived from the op's name unless some tensor claims it."""
-        names = list((record or {}).get('tensor_names') or ())
-        if names and not self.names_after_ops:
-            return names
-        derived = base if out_idx == 0 and not self.port_in_every_name else '{}:{}'.format(base, out_idx)
-        if derived not in names and not self._claimed(derived):
-            names.append(derived)
-            self.derived_names.add(derived)
-        return names
 
     # -- ports --
     def _port(self, port_id: int, data: dict, owner: Node, names=()) -> str:
@@ -419,7 +347,7 @@ class _Emitter:
             ports[out_idx] = port_id
             data = nodes(data_id)
             record = data if data.get('kind') == 'data' else node.out_port(out_idx).tensor()
-            layer.outputs.append(self._port(port_id, data, node, self._tensor_names(name, out_idx, record)))
+            layer.outputs.append(self._port(port_id, data, node, self.tensor_names.names(name, out_idx, record)))
             readers = sum(map(len, readers_of(data_id).values())) if port_readers is None \
                 else port_readers.get(out_idx, 0)
             if readers:  # else a model output or an unused one
@@ -541,7 +469,7 @@ class _Emitter:
 
     def _add_unused_parameter_output(self, node: Node, layer: LayerRecord, name: str, outputs: dict):
         shape, dtype = self._parameter_type(node, outputs)
-        names = self._tensor_names(name, 0, node.out_port(0).tensor())
+        names = self.tensor_names.names(name, 0, node.out_port(0).tensor())
         layer.outputs.append(self.ports.text(0, ir_types.precision(dtype), shape, names))
 
     def emit_const(self, node: Node, attrs: dict, name: str, version: str, outputs: dict):
