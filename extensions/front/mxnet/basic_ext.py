@@ -1,8 +1,8 @@
 """Extractors for MXNet's variables (model inputs and weights) and the ops that pass their input on."""
 import numpy as np
 
+from mo.front.common.model_inputs import make_const, users_shape_and_type
 from mo.front.extractor import FrontExtractorOp, OpTableExtractor
-from mo.ops.const import Const
 from mo.ops.identity import Identity
 from mo.ops.parameter import Parameter
 from mo.utils.error import Error
@@ -32,20 +32,13 @@ class ParameterExtractor(FrontExtractorOp):
         declared = node.pb.shape if node.soft_get('pb', None) is not None else None
         shape = [d if d > 0 else -1 for d in declared] if declared else None
         dtype = (node.pb.dtype if node.soft_get('pb', None) is not None else None) or np.dtype(np.float32)
-        if node.soft_get('user_shape', None) is not None:
-            shape = list(node.user_shape)
-        if node.soft_get('user_dtype', None) is not None:
-            dtype = np.dtype(node.user_dtype)
-        if node.soft_get('user_batch', None) is not None and shape:
-            shape = [node.user_batch] + list(shape[1:])
+        shape, dtype = users_shape_and_type(node, shape, dtype)
         frozen = node.soft_get('user_value', None)
         if frozen is not None:
             value = np.asarray(frozen, dtype=dtype)
             if shape is not None and value.size == int(np.prod(shape)) and all(d >= 0 for d in shape):
                 value = value.reshape(shape)
-            Const.update_node_stat(node, {'value': value, 'shape': np.array(value.shape, np.int64),
-                                          'data_type': value.dtype})
-            return True
+            return make_const(node, value)
         if shape is None:
             raise Error('The MXNet symbol gives no shape for input "{}"; give it with --input "{}[...]" or '
                         '--input_shape', name, name)
@@ -59,10 +52,7 @@ class WeightExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        value = node.value
-        Const.update_node_stat(node, {'value': value, 'shape': np.array(value.shape, dtype=np.int64),
-                                      'data_type': value.dtype})
-        return True
+        return make_const(node, node.value)
 
 
 class PassThroughExtractor(OpTableExtractor):

@@ -4,9 +4,8 @@ import numpy as np
 from mo.front.extractor import FrontExtractorOp
 from mo.front.onnx.extractors.utils import onnx_attr
 from mo.front.onnx.tensor import np_dtype
-from mo.ops.const import Const
+from mo.front.common.model_inputs import make_const, make_input
 from mo.ops.identity import Identity
-from mo.ops.parameter import Parameter
 from mo.utils.error import Error
 
 
@@ -33,31 +32,10 @@ class ParameterExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        name = node.soft_get('name', node.id)
         shape, dtype = None, np.dtype(np.float32)
         if node.soft_get('pb', None) is not None:
-            shape, dtype = declared_shape_and_type(node.pb, 'Input "{}"'.format(name))
-        if node.soft_get('user_shape', None) is not None:
-            shape = list(node.user_shape)
-        if node.soft_get('user_dtype', None) is not None:
-            dtype = np.dtype(node.user_dtype)
-        if node.soft_get('user_batch', None) is not None and shape:
-            shape = [node.user_batch] + list(shape[1:])
-        frozen = node.soft_get('user_value', None)
-        if frozen is not None:
-            value = np.asarray(frozen, dtype=dtype)
-            if shape is not None and list(value.shape) != list(shape):
-                if any(d < 0 for d in shape) or value.size != int(np.prod(shape)):
-                    raise Error('--input: the value for "{}" has shape {} but the input has shape {}', name,
-                                list(value.shape), list(shape))
-                value = value.reshape(shape)
-            Const.update_node_stat(node, {'value': value, 'shape': np.array(value.shape, np.int64),
-                                          'data_type': value.dtype})
-            return True
-        if shape is None:
-            raise Error('Input "{}" has an unknown rank; give its shape with --input "{}[...]"', name, name)
-        Parameter.update_node_stat(node, {'shape': np.array(shape, dtype=np.int64), 'data_type': dtype})
-        return True
+            shape, dtype = declared_shape_and_type(node.pb, 'Input "{}"'.format(node.soft_get('name', node.id)))
+        return make_input(node, shape, dtype)
 
 
 class InitializerExtractor(FrontExtractorOp):
@@ -67,10 +45,7 @@ class InitializerExtractor(FrontExtractorOp):
 
     @classmethod
     def extract(cls, node):
-        value = node.value
-        Const.update_node_stat(node, {'value': value, 'shape': np.array(value.shape, dtype=np.int64),
-                                      'data_type': value.dtype})
-        return True
+        return make_const(node, node.value)
 
 
 class ConstantExtractor(FrontExtractorOp):
@@ -95,9 +70,7 @@ class ConstantExtractor(FrontExtractorOp):
                     value = np.array(found, dtype=dtype)
         if value is None:
             raise Error('Constant node "{}" has no value attribute', node.soft_get('name', node.id))
-        Const.update_node_stat(node, {'value': value, 'shape': np.array(value.shape, dtype=np.int64),
-                                      'data_type': value.dtype})
-        return True
+        return make_const(node, value)
 
 
 class IdentityExtractor(FrontExtractorOp):
