@@ -169,13 +169,13 @@ def test_written_file_mode_follows_umask(tmp_path, v1_graph_def):
 def test_in_parts_reads_what_read_graph_def_reads(tmp_path, v1_graph_def):
     """A binary file comes in parts (the nodes apart from the other fields); a text file whole."""
     (tmp_path / 'm.pb').write_bytes(_det(v1_graph_def))
-    rest, nodes, data, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pb', min_nodes=1)
+    rest, nodes, data, binary, largest, contents = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pb', min_nodes=1)
     whole = read_graph_def(tmp_path / 'm.pb')
     assert binary and data == _det(v1_graph_def) and not rest.node
     assert [_det(n) for n in nodes] == [_det(n) for n in whole.node]
-    assert largest == max(n.ByteSize() for n in whole.node)
+    assert largest == max(n.ByteSize() for n in whole.node) and contents is None
     (tmp_path / 'm.pbtxt').write_text(text_format.MessageToString(GraphDef.FromString(_det(v1_graph_def))))
-    graph_def, nodes, _, binary, largest = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pbtxt', min_nodes=1)
+    graph_def, nodes, _, binary, largest, _ = graphdef_io.read_graph_def_in_parts(tmp_path / 'm.pbtxt', min_nodes=1)
     assert nodes is None and largest is None and not binary and _det(graph_def) == _det(whole)
 
 
@@ -194,6 +194,9 @@ def test_in_parts_reports_bad_files_as_read_graph_def_does(tf, tmp_path, v1_grap
         with pytest.raises(Error) as parts:
             graphdef_io.read_graph_def_in_parts(tmp_path / name, min_nodes=1)
         assert str(parts.value) == str(whole.value)
+        with pytest.raises(Error) as apart:  # the bytes without weights do not parse: the whole file's error
+            graphdef_io.read_graph_def_in_parts(tmp_path / name, weights_apart_from=0)
+        assert str(apart.value) == str(whole.value)
 
 
 

@@ -129,3 +129,89 @@ def test_parts_of_damaged_data_are_none_or_what_the_parser_reads(v1_graph_def):
         assert whole is not None, 'the parts reader took bytes the parser refuses'
         rest, nodes, _ = parts
         assert [n.SerializeToString() for n in nodes] == [n.SerializeToString() for n in whole.node]
+
+
+def _without_contents(graph_def_bytes: bytes, names) -> bytes:
+    """What the parser reads from ``graph_def_bytes`` once the tensor_content of ``names`` is cleared."""
+    graph_def = GraphDef.FromString(graph_def_bytes)
+    for node in graph_def.node:
+        if node.name in names:
+            node.attr['value'].tensor.ClearField('tensor_content')
+    return graph_def.SerializeToString(deterministic=True)
+
+
+@pytest.mark.parametrize('fixture', ['v1_graph_def', 'keras_graph_def', 'function_graph_def'])
+def test_weights_apart_is_the_graph_without_its_contents(request, fixture):
+    """Parsed, the bytes without weights are TensorFlow's GraphDef but for the tensor_content of its Consts, whose
+    bytes are the views given beside them (a function library and the other fields untouched)."""
+    from mo.front.tf.wire import weights_apart
+    data = request.getfixturevalue(fixture).SerializeToString()
+    expected = _contents_by_parser(data)
+    apart = weights_apart(data)
+    if not expected:
+        assert apart is None
+        return
+    rest, contents = apart
+    assert {name: bytes(view) for name, view in contents.items()} == expected
+    assert all(np.shares_memory(np.frombuffer(view, np.uint8), np.frombuffer(data, np.uint8))
+               for view in contents.values())
+    assert len(rest) < len(data) - sum(map(len, expected.values()))
+    assert GraphDef.FromString(rest).SerializeToString(deterministic=True) == _without_contents(data, expected)
+
+
+def test_weights_apart_keeps_small_nodes_and_lengths_of_every_size():
+    """Only NodeDefs of ``min_node_bytes`` or more lose their content; enclosing lengths that shrink from two varint
+    bytes to one (and stay long) are rewritten right."""
+    from mo.front.tf.wire import weights_apart
+    graph_def = GraphDef()
+    for size in (3, 10, 40, 300, 5000):  # contents of 12 B to 20 KB: lengths of one to three varint bytes
+        _const(graph_def, 'w{}'.format(size), np.arange(size, dtype=np.float32))
+        graph_def.node.add(name='relu{}'.format(size), op='Relu', input=['w{}'.format(size)])
+    data = graph_def.SerializeToString()
+    rest, contents = weights_apart(data, min_node_bytes=100)
+    assert sorted(contents) == ['w300', 'w40', 'w5000']
+    assert GraphDef.FromString(rest).SerializeToString(deterministic=True) == \
+        _without_contents(data, {'w40', 'w300', 'w5000'})
+
+
+def test_weights_apart_leaves_duplicates_and_repeated_entries_to_the_parser():
+    from mo.front.tf.wire import weights_apart
+    graph_def = GraphDef()
+    _const(graph_def, 'twice', np.ones(64, np.float32))
+    _const(graph_def, 'twice', np.zeros(64, np.float32))
+    _const(graph_def, 'once', np.full(64, 2.0, np.float32))
+    data = graph_def.SerializeToString()
+    rest, contents = weights_apart(data)
+    assert list(contents) == ['once']
+    parsed = GraphDef.FromString(rest)
+    assert [bool(n.attr['value'].tensor.tensor_content) for n in parsed.node] == [True, True, False]
+
+
+def test_weights_apart_of_damaged_data_is_none_or_agrees_with_the_parser():
+    """Bytes that do not walk give None; where they do, the contents are what the parser reads and the rest parses
+    as the parser reads the whole but for those contents."""
+    from google.protobuf import message as pb_message
+    from mo.front.tf.wire import weights_apart
+    graph_def = GraphDef()
+    for i in range(4):
+        _const(graph_def, 'w{}'.format(i), np.arange(8 + i, dtype=np.float32))
+        graph_def.node.add(name='op{}'.format(i), op='Relu', input=['w{}'.format(i)])
+    data = graph_def.SerializeToString()
+    rng = random.Random(11)
+    for _ in range(400):
+        damaged = bytearray(data)
+        for _ in range(rng.randint(1, 3)):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        damaged = bytes(damaged[:rng.randint(len(damaged) // 2, len(damaged))] if rng.random() < 0.3 else damaged)
+        apart = weights_apart(damaged)
+        try:
+            expected = _contents_by_parser(damaged)
+        except pb_message.DecodeError:
+            continue  # the loader parses the rest and, when it does not parse, the whole file, and reports that
+        if apart is None:
+            continue
+        rest, contents = apart
+        assert {name: bytes(view) for name, view in contents.items()} == \
+            {name: expected[name] for name in contents}
+        assert GraphDef.FromString(rest).SerializeToString(deterministic=True) == \
+            _without_contents(damaged, set(contents))

@@ -168,6 +168,7 @@ class TFLoader(LoadReplacementPattern):
             return  # the caller loaded the model already (API use)
         params = _params(graph)
         contents = nodes = None
+        weights_apart = False
         if params.get('graph_def_bytes') is not None:
             graph_def = parse_graph_def_bytes(params['graph_def_bytes'], params.get('input_model') or '<bytes>')
         else:
@@ -176,16 +177,21 @@ class TFLoader(LoadReplacementPattern):
                 self._load_frozen(graph, frozen)
                 return
             try:
-                # a binary file's nodes come in parts, whose memory extraction gives back node by node
-                graph_def, nodes, data, binary, largest_node = read_graph_def_in_parts(params['input_model'])
+                # a binary file's nodes come in parts, whose memory extraction gives back node by node; a smaller
+                # one is parsed without its weights, which stay in the file's bytes (numpy views)
+                graph_def, nodes, data, binary, largest_node, contents = read_graph_def_in_parts(
+                    params['input_model'], weights_apart_from=_VIEWED_CONST_BYTES)
             except Error as exc:  # maybe a MetaGraphDef or a SavedModel proto: look closer
                 self._load_frozen(graph, model_source.load_other_message(params, _file_bytes(params['input_model']),
                                                                          exc))
                 return
-            # the weights stay in the file's bytes (numpy views) instead of copies out of the message
-            if binary and (largest_node is None or largest_node >= _VIEWED_CONST_BYTES):
+            weights_apart = contents is not None
+            if not weights_apart and binary and (largest_node is None or largest_node >= _VIEWED_CONST_BYTES):
                 contents = const_contents(data, min_node_bytes=_VIEWED_CONST_BYTES)
         op_types = _op_types(graph_def.node if nodes is None else nodes)
+        if weights_apart and _has_control_flow(op_types):
+            # raising lowered loops moves NodeDefs into functions, which are converted from their NodeDefs alone
+            graph_def = parse_graph_def_bytes(data, params['input_model'], text=False)
         if params.get('graph_def_bytes') is None:  # a model read from a file must be frozen
             _refuse_variables(graph_def.node if nodes is None else nodes, params['input_model'], op_types)
         if nodes is not None and _has_control_flow(op_types):  # raising it rewrites one whole GraphDef

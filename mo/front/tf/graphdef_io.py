@@ -10,7 +10,7 @@ from collections import namedtuple
 from google.protobuf import message as pb_message
 
 from mo.front.tf.proto import GraphDef, coerce
-from mo.front.tf.wire import PARTS_MIN_NODES, graph_def_in_parts, many_small_nodes
+from mo.front.tf.wire import PARTS_MIN_NODES, graph_def_in_parts, many_small_nodes, weights_apart
 from mo.utils import prefetch
 from mo.utils.error import Error
 from mo.utils.file_utils import create_temporary
@@ -167,16 +167,21 @@ def _parse_file(data: bytes, path: str):
 
 
 #: a GraphDef file read by ``read_graph_def_in_parts``
-GraphDefFile = namedtuple('GraphDefFile', 'graph_def nodes data binary largest_node')
+GraphDefFile = namedtuple('GraphDefFile', 'graph_def nodes data binary largest_node contents')
 
 
-def read_graph_def_in_parts(path, min_nodes: int = PARTS_MIN_NODES) -> GraphDefFile:
+def read_graph_def_in_parts(path, min_nodes: int = PARTS_MIN_NODES, weights_apart_from: int = None) -> GraphDefFile:
     """The model as ``read_graph_def_and_bytes`` reads it (``graph_def``, ``data``, ``binary``), but the NodeDefs of
     a binary one of ``min_nodes`` small nodes or more (``mo.front.tf.wire.many_small_nodes``) parsed in parts (see
     ``mo.front.tf.wire.graph_def_in_parts``): ``nodes`` is their list, ``graph_def`` holds the GraphDef's other
     fields and ``largest_node`` is the size of the biggest serialized NodeDef. ``nodes`` and ``largest_node`` are
     None when the model was parsed whole (text, a smaller graph, or bytes the parts reader does not take): then
-    ``graph_def`` has the nodes."""
+    ``graph_def`` has the nodes.
+
+    ``weights_apart_from`` (a size in bytes): a binary model parsed whole is parsed without the ``tensor_content`` of
+    its Const NodeDefs of that size or more (``mo.front.tf.wire.weights_apart``); ``contents`` is then
+    ``{node name: memoryview of its tensor_content in data}``, the only place those values are. Else ``contents`` is
+    None and the parsed nodes hold every value."""
     path, data = _read_file(path)
     if _text_hint(path) is not True and not _blank(data) and not _looks_like_text(data) and \
             many_small_nodes(data, min_nodes):
@@ -185,10 +190,18 @@ def read_graph_def_in_parts(path, min_nodes: int = PARTS_MIN_NODES) -> GraphDefF
             rest, nodes, largest = parts
             unknown_fields = _unknown_field_counter()
             if not unknown_fields(rest) and all(node.name and node.op and not unknown_fields(node) for node in nodes):
-                return GraphDefFile(rest, nodes, data, True, largest)
+                return GraphDefFile(rest, nodes, data, True, largest, None)
+            # not a GraphDef: the whole parse below reports it
+    if weights_apart_from is not None and _text_hint(path) is not True and not _blank(data) and \
+            not _looks_like_text(data):
+        apart = weights_apart(data, weights_apart_from)
+        if apart is not None:
+            graph_def, _ = _parse_binary(apart[0], path)
+            if graph_def is not None:
+                return GraphDefFile(graph_def, None, data, True, None, apart[1])
             # not a GraphDef: the whole parse below reports it
     graph_def, data, binary = _parse_file(data, path)
-    return GraphDefFile(graph_def, None, data, binary, None)
+    return GraphDefFile(graph_def, None, data, binary, None, None)
 
 
 def _read_file(path):
