@@ -534,10 +534,10 @@ FRONT = [
     'extensions.front.tf.array_lowering.XlaDynamicUpdateSliceLowering',
     'extensions.front.tf.division_norm_lowering.Xlog1pyLowering',
     'extensions.front.tf.division_norm_lowering.XlogyLowering',
-    # after every user's front replacer, which may match FusedBatchNorm
-    'extensions.front.tf.fused_batch_norm.FusedBatchNormToScaleShift',
     # --stateful: the key-value cache's inputs and outputs as state, on the lowered graph
     'extensions.front.stateful_kv_cache.StatefulKVCache',
+    # after every other front step, users' included (a user's may match FusedBatchNorm)
+    'extensions.front.tf.fused_batch_norm.FusedBatchNormToScaleShift',
     'mo.utils.anchors.FrontFinish',
 ]
 

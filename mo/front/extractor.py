@@ -6,6 +6,7 @@ op through ``SomeOp.update_node_stat(node, attrs)``. A user's extractor for an o
 over from the built-in one. The extraction step reports every op type that no extractor knows
 in one error.
 """
+import importlib
 import logging as log
 
 from mo.front.frameworks import folder_framework
@@ -96,9 +97,19 @@ def opset_type(op_class) -> str:
     return attrs.get('type') or attrs.get('op') or op_class.__name__
 
 
+#: framework -> {op type: the built-in module, not imported yet, whose extractor extracts it}: a conversion imports
+#: a module of rules for ops its model may not have when it meets one (``mo.utils.lazy_steps``)
+waiting_extractors = {}
+
+
 def extractor_for(op_type: str, framework: str = 'tf'):
     """The extractor class registered for ``op_type``, or None."""
     cls = FrontExtractorOp.registry.get(framework, {}).get(op_type)
+    if cls is None:
+        module = waiting_extractors.get(framework, {}).pop(op_type, None)
+        if module is not None:
+            importlib.import_module(module)
+            cls = FrontExtractorOp.registry.get(framework, {}).get(op_type)
     return cls if cls is not None and cls.enabled else None
 
 

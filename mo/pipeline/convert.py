@@ -296,7 +296,7 @@ def convert(options: dict):
     options['framework'] = framework = record.name
     if record.prepare is not None:
         record.prepare(options)
-    load_extensions(split_dirs(options.get('extensions')), with_transforms=False, framework=framework)
+    load_extensions(split_dirs(options.get('extensions')), with_transforms=False, framework=framework, lazy=True)
     # --dump_ops looks at the graph: an IR in the current directory would be a surprise
     write = bool(options.get('output_dir')) or not options.get('dump_ops')
     output_dir = options.get('output_dir') or '.'

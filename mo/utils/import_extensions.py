@@ -13,6 +13,7 @@ import pkgutil
 import sys
 
 from mo.front.frameworks import FRAMEWORK_PHASES, framework_names
+from mo.utils import lazy_steps
 from mo.utils.error import Error
 from mo.utils.extension_check import check_module
 
@@ -39,7 +40,8 @@ def _framework_modules():
         importlib.import_module('mo.ops.' + info.name)
 
 
-def load_builtin(with_transforms: bool = True, with_converter: bool = True, framework: str = None):
+def load_builtin(with_transforms: bool = True, with_converter: bool = True, framework: str = None,
+                 lazy: bool = False):
     """Import the framework's steps and every module of the ``extensions`` package.
 
     ``with_transforms=False`` leaves out ``extensions/transforms`` (the ``mo transform`` catalogue),
@@ -48,6 +50,9 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
     ``mo.front.frameworks``) leaves out the other frameworks' folders (``FRAMEWORK_SUBDIRS``): importing
     what a command does not run only lengthens its start-up. The steps left out are the ones whose
     ``graph_condition`` would skip them, so the steps that run, and their order, are those of a full load.
+
+    ``lazy`` (with ``framework``): the modules of rules for given ops wait until a graph has one of them
+    (``mo.utils.lazy_steps``); the steps that run, and their order, are again those of a full load.
     """
     if with_converter:
         _framework_modules()
@@ -55,6 +60,7 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
     root = os.path.dirname(extensions.__file__)
     foreign = set() if framework is None else {
         sub for other, subs in FRAMEWORK_SUBDIRS.items() if other != framework for sub in subs}
+    module_files = {}  # module name -> file, in import order
     for sub in EXTENSION_SUBDIRS:
         if (sub == 'transforms' and not with_transforms) or (sub != 'transforms' and not with_converter) or \
                 sub in foreign:
@@ -66,10 +72,19 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
         # the Model Optimizer's module paths live in mo/compat (mo.compat), outside these folders: every module
         # listed here is a live one
         names = sorted(info.name for info in pkgutil.iter_modules([directory]) if not info.ispkg)
-        for name in names:
-            importlib.import_module('{}.{}'.format(package, name))
+        module_files.update(('{}.{}'.format(package, name), os.path.join(directory, name + '.py')) for name in names)
+    lazy = lazy and framework is not None and with_converter and lazy_steps.enabled()
+    index = lazy_steps.read_index(framework, module_files) if lazy else None
+    waiting = index['lazy'] if index else {}
+    for name in module_files:
+        if name in waiting and name not in sys.modules:
+            lazy_steps.stand_in_for(framework, name, waiting[name])
+        else:
+            importlib.import_module(name)
     if with_converter:
         importlib.import_module('extensions.pipeline_order')
+    if lazy and index is None:  # everything is imported now: describe what may wait next time
+        lazy_steps.build_index(framework, module_files)
 
 
 def _package_name(directory: str) -> str:
@@ -135,14 +150,15 @@ def load_dir(directory: str):
     return found
 
 
-def load_extensions(dirs=None, with_transforms: bool = True, with_converter: bool = True, framework: str = None):
+def load_extensions(dirs=None, with_transforms: bool = True, with_converter: bool = True, framework: str = None,
+                    lazy: bool = False):
     """Load the built-ins, then each user directory in order (users' classes take over).
 
-    ``with_transforms``, ``with_converter`` and ``framework`` as for ``load_builtin``, but with users'
+    ``with_transforms``, ``with_converter``, ``framework`` and ``lazy`` as for ``load_builtin``, but with users'
     directories the built-ins are loaded whole (a user's step ordered against a built-in step of another
-    framework keeps its place); users' directories are always loaded whole.
+    framework keeps its place, one taking over a built-in finds it); users' directories are always loaded whole.
     """
-    load_builtin(with_transforms, with_converter, None if dirs else framework)
+    load_builtin(with_transforms, with_converter, None if dirs else framework, lazy=lazy and not dirs)
     for directory in dirs or []:
         load_dir(directory)
 
