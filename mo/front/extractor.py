@@ -105,12 +105,27 @@ waiting_extractors = {}
 def extractor_for(op_type: str, framework: str = 'tf'):
     """The extractor class registered for ``op_type``, or None."""
     cls = FrontExtractorOp.registry.get(framework, {}).get(op_type)
-    if cls is None:
-        module = waiting_extractors.get(framework, {}).pop(op_type, None)
-        if module is not None:
-            importlib.import_module(module)
-            cls = FrontExtractorOp.registry.get(framework, {}).get(op_type)
+    if cls is None and op_type in waiting_extractors.get(framework, {}):
+        cls = _import_waiting_extractor(waiting_extractors[framework][op_type], op_type, framework)
     return cls if cls is not None and cls.enabled else None
+
+
+def _import_waiting_extractor(module_name: str, op_type: str, framework: str):
+    """The extractor of ``op_type`` that module ``module_name`` defines, imported now (and registered again if the
+    module was imported before and the registry restored since, as tests restore it)."""
+    module = importlib.import_module(module_name)
+    cls = FrontExtractorOp.registry.get(framework, {}).get(op_type)
+    if cls is None:
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, FrontExtractorOp) and value.__module__ == module_name \
+                    and value.framework == framework and op_type in _ops_of(value):
+                cls = FrontExtractorOp.registry.setdefault(framework, {})[op_type] = value
+    return cls
+
+
+def _ops_of(cls) -> tuple:
+    op = cls.__dict__.get('op')
+    return tuple(op) if isinstance(op, (list, tuple)) else (op,)
 
 
 def extractors_of_nodes(graph, framework: str, unknown_key=lambda data: data['op']):
