@@ -17,7 +17,8 @@ def _const(port):
 def partial_value(source, depth: int = 8):
     """The 1-D int64 value of the output port ``source`` as a masked array, an entry masked where only the run time
     knows it (a dynamic dimension read by ShapeOf); None when it cannot tell. Follows ShapeOf, Slice of constant
-    bounds, ReduceProd, Concat, Unsqueeze/Squeeze/Reshape of a 0/1-D value and Consts."""
+    bounds and forward steps, Gather of constant indices, ReduceProd, Concat, Unsqueeze/Squeeze/Reshape of a
+    single value, and Consts."""
     value = source.data.get_value()
     if value is not None:
         return np.ma.masked_array(np.ravel(np.asarray(value)).astype(np.int64))
@@ -41,7 +42,14 @@ def partial_value(source, depth: int = 8):
                 axes.tolist() not in ([0], [-1]):
             return None
         start, stop, step = (int(b[0]) for b in bounds)
-        return data[start:stop:step]
+        # forward steps only: Python's slice clamps its bounds as Slice-8 does for them
+        return data[start:stop:step] if step > 0 else None
+    if op == 'Gather' and inputs[0] is not None and all(p is not None for p in inputs[1:3]):
+        data, indices, axis = partial_value(inputs[0], depth - 1), _const(node.in_port(1)), _const(node.in_port(2))
+        if data is None or indices is None or axis is None or axis.tolist() not in ([0], [-1]) or \
+                node.soft_get('batch_dims', 0) != 0 or np.any(indices >= data.size) or np.any(indices < -data.size):
+            return None
+        return data[indices]
     if op == 'ReduceProd' and inputs[0] is not None:
         data = partial_value(inputs[0], depth - 1)
         if data is None:
@@ -63,8 +71,8 @@ def partial_value(source, depth: int = 8):
 
 def constant_target(node: Node):
     """The target of ``node`` as constants, -1 for its single entry only the run time knows. None when the target is
-    a Const already, two or more entries are unknown, a 0 stands for an input dimension (special_zero), a known
-    entry is -1, or one is 0 beside the unknown (then -1 would be 0 / 0, which OpenVINO resolves as 0)."""
+    a Const already, more than one entry is unknown or -1, a 0 stands for an input dimension (special_zero), or one
+    is 0 beside the unknown or a -1 (then -1 would be 0 / 0, which OpenVINO resolves as 0)."""
     if not node.is_in_port_connected(1) or node.in_port(1).get_source().node.soft_get('op') == 'Const':
         return None
     target = partial_value(node.in_port(1).get_source())
@@ -72,8 +80,9 @@ def constant_target(node: Node):
         return None
     unknown = np.ma.getmaskarray(target)
     known = np.ma.getdata(target)[~unknown]
-    if unknown.sum() > 1 or np.any(known < 0) or (np.any(known == 0) and (node.soft_get('special_zero', False) or
-                                                                          unknown.any())):
+    inferred = int(unknown.sum()) + int(np.sum(known == -1))  # entries the element count decides
+    if inferred > 1 or np.any(known < -1) or (np.any(known == 0) and (node.soft_get('special_zero', False) or
+                                                                      inferred)):
         return None
     return np.where(unknown, -1, np.ma.getdata(target)).astype(np.int64)
 

@@ -297,3 +297,30 @@ def test_flatten_with_one_dynamic_output_dimension_has_a_constant_target(tmp_pat
 def test_flatten_with_two_unknowns_keeps_its_computed_target(tmp_path, shape, axis, feed):
     result = check_model(_flatten_model(shape, axis), {'x': _f(*feed)}, tmp_path)
     assert ir_types(result)['ShapeOf'] == 1 and _reshape_targets(result) == [None]
+
+
+def _view_model(keep, rest, shape):
+    """x.view(x.size(keep[0]), ..., *rest) as TorchScript exports it: Shape, Gather, Unsqueeze, Concat, Reshape."""
+    nodes, parts, consts = [helper.make_node('Shape', ['x'], ['shape'])], [], {'axes0': np.array([0], np.int64)}
+    for i in keep:
+        consts['i%d' % i] = np.array(i, np.int64)
+        nodes += [helper.make_node('Gather', ['shape', 'i%d' % i], ['d%d' % i], axis=0),
+                  helper.make_node('Unsqueeze', ['d%d' % i, 'axes0'], ['u%d' % i])]
+        parts.append('u%d' % i)
+    consts['rest'] = np.array(rest, np.int64)
+    nodes += [helper.make_node('Concat', parts + ['rest'], ['target'], axis=0),
+              helper.make_node('Reshape', ['x', 'target'], ['y'])]
+    return make_model(nodes, [('x', T.FLOAT, shape)], [('y', T.FLOAT, None)], consts)
+
+
+@pytest.mark.parametrize('keep, rest, shape, feed, constant', [
+    ([0], [-1], ['batch', 6, 4], (3, 6, 4), False),       # [batch, -1]: the batch and the -1 both left to run time
+    ([1], [-1], ['batch', 6, 4], (3, 6, 4), True),        # [6, -1]
+    ([1, 2], [2, 2], ['batch', 6, 4], (4, 6, 4), True),   # [6, 4, 2, 2]: the batch must be 4
+    ([0, 1], [2, 2], ['batch', 6, 4], (3, 6, 4), True),   # [batch, 6, 2, 2]
+    ([0, 1], [2, 2], ['batch', 'seq', 4], (3, 5, 4), False),  # two unknowns
+])
+def test_view_from_the_inputs_own_shape(tmp_path, keep, rest, shape, feed, constant):
+    result = check_model(_view_model(keep, rest, shape), {'x': _f(*feed)}, tmp_path)
+    assert _reshape_targets(result) != [None] if constant else _reshape_targets(result) == [None]
+    assert (ir_types(result)['ShapeOf'] == 0) == constant
