@@ -201,3 +201,77 @@ def test_pad_before_convolution(tmp_path, mode, value, fused, group):
                        {'pads': pads, 'value': np.float32(value or 0), 'w': _f(8, 8 // group, 3, 3)})
     result = check_model(model, {'x': _f(1, 8, 9, 10)}, tmp_path)
     assert (ir_types(result)['Pad'] == 0) == fused
+
+
+# ----- Reshape targets computed at run time --------------------------------------------------------------------------
+
+def _flatten_model(shape, axis):
+    return make_model([helper.make_node('Flatten', ['x'], ['y'], axis=axis)], [('x', T.FLOAT, shape)],
+                      [('y', T.FLOAT, None)])
+
+
+def _reshape_targets(result):
+    """The target shape Const of every Reshape in the IR (None for a target computed at run time)."""
+    root = ET.parse(str(result.xml_path)).getroot()
+    layers = {layer.get('id'): layer for layer in root.iter('layer')}
+    sources = {(e.get('to-layer'), e.get('to-port')): e.get('from-layer') for e in root.iter('edge')}
+    targets = []
+    for layer in layers.values():
+        if layer.get('type') == 'Reshape':
+            port = [p.get('id') for p in layer.find('input').iter('port')][1]
+            source = layers[sources[(layer.get('id'), port)]]
+            targets.append(source.find('data').get('shape') if source.get('type') == 'Const' else None)
+    return targets
+
+
+@pytest.mark.parametrize('shape, axis, feed', [
+    (['batch', 8, 2, 3], 1, (5, 8, 2, 3)),   # [batch, 48]
+    (['batch', 8, 2, 3], 2, (5, 8, 2, 3)),   # [batch * 8, 6]
+    (['batch', 8, 2, 3], -1, (5, 8, 2, 3)),  # [batch * 16, 3]
+    (['batch', 8, 2, 3], 1, (0, 8, 2, 3)),   # no rows: [0, 48]
+    ([4, 'n', 3], 1, (4, 7, 3)),             # [4, n * 3]
+    ([4, 'n', 3], 2, (4, 0, 3)),             # [4n, 3] of nothing
+    ([4, 8, 2], 0, (4, 8, 2)),
+    ([4, 8, 2], 2, (4, 8, 2)),
+])
+def test_flatten_with_one_dynamic_output_dimension_has_a_constant_target(tmp_path, shape, axis, feed):
+    result = check_model(_flatten_model(shape, axis), {'x': _f(*feed)}, tmp_path)
+    types = ir_types(result)
+    assert types['ShapeOf'] == 0 and types['Reshape'] == 1
+    assert None not in _reshape_targets(result)
+
+
+@pytest.mark.parametrize('shape, axis, feed', [
+    (['batch', 'c', 2], 1, (3, 4, 2)),   # [batch, c * 2]: two dimensions only the run time knows
+    (['batch', 0, 2], 1, (3, 0, 2)),     # [batch, 0]: -1 beside a 0 would be ambiguous
+])
+def test_flatten_with_two_unknowns_keeps_its_computed_target(tmp_path, shape, axis, feed):
+    result = check_model(_flatten_model(shape, axis), {'x': _f(*feed)}, tmp_path)
+    assert ir_types(result)['ShapeOf'] == 1 and _reshape_targets(result) == [None]
+
+
+def _view_model(keep, rest, shape):
+    """x.view(x.size(keep[0]), ..., *rest) as TorchScript exports it: Shape, Gather, Unsqueeze, Concat, Reshape."""
+    nodes, parts, consts = [helper.make_node('Shape', ['x'], ['shape'])], [], {'axes0': np.array([0], np.int64)}
+    for i in keep:
+        consts['i%d' % i] = np.array(i, np.int64)
+        nodes += [helper.make_node('Gather', ['shape', 'i%d' % i], ['d%d' % i], axis=0),
+                  helper.make_node('Unsqueeze', ['d%d' % i, 'axes0'], ['u%d' % i])]
+        parts.append('u%d' % i)
+    consts['rest'] = np.array(rest, np.int64)
+    nodes += [helper.make_node('Concat', parts + ['rest'], ['target'], axis=0),
+              helper.make_node('Reshape', ['x', 'target'], ['y'])]
+    return make_model(nodes, [('x', T.FLOAT, shape)], [('y', T.FLOAT, None)], consts)
+
+
+@pytest.mark.parametrize('keep, rest, shape, feed, constant', [
+    ([0], [-1], ['batch', 6, 4], (3, 6, 4), False),       # [batch, -1]: the batch and the -1 both left to run time
+    ([1], [-1], ['batch', 6, 4], (3, 6, 4), True),        # [6, -1]
+    ([1, 2], [2, 2], ['batch', 6, 4], (4, 6, 4), True),   # [6, 4, 2, 2]: the batch must be 4
+    ([0, 1], [2, 2], ['batch', 6, 4], (3, 6, 4), True),   # [batch, 6, 2, 2]
+    ([0, 1], [2, 2], ['batch', 'seq', 4], (3, 5, 4), False),  # two unknowns
+])
+def test_view_from_the_inputs_own_shape(tmp_path, keep, rest, shape, feed, constant):
+    result = check_model(_view_model(keep, rest, shape), {'x': _f(*feed)}, tmp_path)
+    assert _reshape_targets(result) != [None] if constant else _reshape_targets(result) == [None]
+    assert (ir_types(result)['ShapeOf'] == 0) == constant

@@ -1,0 +1,101 @@
+"""A Reshape whose target is computed at run time (ShapeOf, Slice, ReduceProd, Concat: ONNX Flatten, exporters'
+``x.view(x.size(0), -1)``) but whose entries are all known but one gets a constant target: the computation is a
+sub-graph the plugin compiles and runs, and the constant says the same."""
+import numpy as np
+
+from mo.front.common.rule import Builder
+from mo.graph.graph import Node
+from mo.middle.rule import BackOpRule
+from mo.ops.reshape import Reshape
+
+
+def _const(port):
+    value = port.data.get_value()
+    return None if value is None else np.ravel(np.asarray(value)).astype(np.int64)
+
+
+def partial_value(source, depth: int = 8):
+    """The 1-D int64 value of the output port ``source`` as a masked array, an entry masked where only the run time
+    knows it (a dynamic dimension read by ShapeOf); None when it cannot tell. Follows ShapeOf, Slice of constant
+    bounds and forward steps, Gather of constant indices, ReduceProd, Concat, Unsqueeze/Squeeze/Reshape of a
+    single value, and Consts."""
+    value = source.data.get_value()
+    if value is not None:
+        return np.ma.masked_array(np.ravel(np.asarray(value)).astype(np.int64))
+    node = source.node
+    op = node.soft_get('op')
+    if depth == 0:
+        return None
+    if op == 'ShapeOf':
+        shape = node.in_port(0).data.get_shape()
+        if shape is None:
+            return None
+        dims = np.ma.getdata(shape).astype(np.int64)
+        return np.ma.masked_array(dims, np.ma.getmaskarray(shape) | (dims < 0))  # -1: dynamic in either form
+    inputs = [node.in_port(i).get_source() if node.is_in_port_connected(i) else None
+              for i in range(len(node.in_ports()))]
+    if op == 'Slice' and inputs[0] is not None and all(p is not None for p in inputs[1:4]):
+        data = partial_value(inputs[0], depth - 1)
+        bounds = [_const(node.in_port(i)) for i in (1, 2, 3)]
+        axes = _const(node.in_port(4)) if len(inputs) > 4 and inputs[4] is not None else np.array([0])
+        if data is None or any(b is None or b.size != 1 for b in bounds) or axes is None or \
+                axes.tolist() not in ([0], [-1]):
+            return None
+        start, stop, step = (int(b[0]) for b in bounds)
+        # forward steps only: Python's slice clamps its bounds as Slice-8 does for them
+        return data[start:stop:step] if step > 0 else None
+    if op == 'Gather' and inputs[0] is not None and all(p is not None for p in inputs[1:3]):
+        data, indices, axis = partial_value(inputs[0], depth - 1), _const(node.in_port(1)), _const(node.in_port(2))
+        if data is None or indices is None or axis is None or axis.tolist() not in ([0], [-1]) or \
+                node.soft_get('batch_dims', 0) != 0 or np.any(indices >= data.size) or np.any(indices < -data.size):
+            return None
+        return data[indices]
+    if op == 'ReduceProd' and inputs[0] is not None:
+        data = partial_value(inputs[0], depth - 1)
+        if data is None:
+            return None
+        return np.ma.masked_array([int(np.prod(np.ma.getdata(data)))], [bool(np.ma.getmaskarray(data).any())])
+    if op == 'Concat' and node.soft_get('axis', None) in (0, -1):
+        parts = [partial_value(p, depth - 1) if p is not None else None for p in inputs]
+        if any(p is None for p in parts):
+            return None
+        return np.ma.concatenate(parts)
+    if op in ('Unsqueeze', 'Squeeze', 'Reshape') and inputs[0] is not None:
+        shape = source.data.get_shape()
+        data = partial_value(inputs[0], depth - 1)
+        if data is None or shape is None or len(shape) > 1 or data.size != 1:
+            return None
+        return data
+    return None
+
+
+def constant_target(node: Node):
+    """The target of ``node`` as constants, -1 for its single entry only the run time knows. None when the target is
+    a Const already, more than one entry is unknown or -1, a 0 stands for an input dimension (special_zero), or one
+    is 0 beside the unknown or a -1 (then -1 would be 0 / 0, which OpenVINO resolves as 0)."""
+    if not node.is_in_port_connected(1) or node.in_port(1).get_source().node.soft_get('op') == 'Const':
+        return None
+    target = partial_value(node.in_port(1).get_source())
+    if target is None:
+        return None
+    unknown = np.ma.getmaskarray(target)
+    known = np.ma.getdata(target)[~unknown]
+    inferred = int(unknown.sum()) + int(np.sum(known == -1))  # entries the element count decides
+    if inferred > 1 or np.any(known < -1) or (np.any(known == 0) and (node.soft_get('special_zero', False) or
+                                                                      inferred)):
+        return None
+    return np.where(unknown, -1, np.ma.getdata(target)).astype(np.int64)
+
+
+class StaticReshapeTarget(BackOpRule):
+    """Reshape(x, target computed at run time) = Reshape(x, the target's known entries, -1 for its one unknown):
+    the element count fixes that entry to what the computed target said."""
+    id = 'StaticReshapeTarget'
+    op = 'Reshape'
+
+    def matches(self, node: Node) -> bool:
+        return constant_target(node) is not None
+
+    def rewrite(self, node: Node, b: Builder):
+        target = b.const(constant_target(node), 'target', np.int64)
+        return b.op(Reshape, [node.in_port(0), target], 'reshape', special_zero=False)
