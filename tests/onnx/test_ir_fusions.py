@@ -275,3 +275,52 @@ def test_view_from_the_inputs_own_shape(tmp_path, keep, rest, shape, feed, const
     result = check_model(_view_model(keep, rest, shape), {'x': _f(*feed)}, tmp_path)
     assert _reshape_targets(result) != [None] if constant else _reshape_targets(result) == [None]
     assert (ir_types(result)['ShapeOf'] == 0) == constant
+
+
+# ----- shared sub-expressions ------------------------------------------------------------------------------------
+
+def _split_heads(x, suffix):
+    """Reshape x [batch, seq, 16] to [batch, seq, 4, 4] from its own Shape, as TorchScript exports write it."""
+    return [helper.make_node('Shape', [x], ['shape' + suffix]),
+            helper.make_node('Gather', ['shape' + suffix, 'zero'], ['b' + suffix], axis=0),
+            helper.make_node('Gather', ['shape' + suffix, 'one_i'], ['s' + suffix], axis=0),
+            helper.make_node('Unsqueeze', ['b' + suffix, 'axes0'], ['b1' + suffix]),
+            helper.make_node('Unsqueeze', ['s' + suffix, 'axes0'], ['s1' + suffix]),
+            helper.make_node('Concat', ['b1' + suffix, 's1' + suffix, 'heads'], ['target' + suffix], axis=0),
+            helper.make_node('Reshape', [x, 'target' + suffix], ['heads' + suffix])]
+
+
+SHAPE_CONSTANTS = {'zero': np.array(0, np.int64), 'one_i': np.array(1, np.int64), 'axes0': np.array([0], np.int64),
+                   'heads': np.array([4, 4], np.int64)}
+
+
+def test_repeated_shape_computations_computed_once(tmp_path):
+    # two blocks each take the shape of x again: one ShapeOf, Gather, Unsqueeze and Concat remain
+    nodes = _split_heads('x', '_a') + _split_heads('x', '_b') + \
+        [helper.make_node('Add', ['heads_a', 'heads_b'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, ['batch', 'seq', 16])], [('y', T.FLOAT, None)], SHAPE_CONSTANTS)
+    result = check_model(model, {'x': _f(2, 3, 16)}, tmp_path)
+    types = ir_types(result)
+    assert types['ShapeOf'] == 1 and types['Concat'] == 1 and types['Unsqueeze'] <= 2 and types['Reshape'] == 1
+
+
+def test_equal_outputs_keep_their_names(tmp_path):
+    # two identical Adds that are both graph outputs: one node, both outputs still there by name
+    nodes = [helper.make_node('Add', ['x', 'c'], ['y1']), helper.make_node('Add', ['x', 'c'], ['y2']),
+             helper.make_node('Mul', ['x', 'c'], ['y3'])]
+    model = make_model(nodes, [('x', T.FLOAT, [2, 3])], [('y1', T.FLOAT, None), ('y2', T.FLOAT, None),
+                                                          ('y3', T.FLOAT, None)], {'c': _f(3)})
+    result = check_model(model, {'x': _f(2, 3)}, tmp_path)
+    assert ir_types(result)['Add'] == 1 and ir_types(result)['Multiply'] == 1
+
+
+def test_different_attributes_not_shared(tmp_path):
+    # the same input gathered at different indices, and concatenated along different axes, stays apart
+    nodes = [helper.make_node('Gather', ['x', 'zero'], ['g0'], axis=0), helper.make_node('Gather', ['x', 'zero'],
+                                                                                          ['g1'], axis=1),
+             helper.make_node('Concat', ['x', 'x'], ['c0'], axis=0), helper.make_node('Concat', ['x', 'x'], ['c1'],
+                                                                                     axis=1)]
+    outputs = [(n, T.FLOAT, None) for n in ('g0', 'g1', 'c0', 'c1')]
+    model = make_model(nodes, [('x', T.FLOAT, [3, 3])], outputs, {'zero': np.array(0, np.int64)})
+    result = check_model(model, {'x': _f(3, 3)}, tmp_path)
+    assert ir_types(result)['Gather'] == 2 and ir_types(result)['Concat'] == 2
