@@ -1,5 +1,6 @@
 """A Reshape whose target is computed at run time (ShapeOf, Slice, ReduceProd, Concat: ONNX Flatten, exporters'
-``x.view(x.size(0), -1)``) but whose entries are all known but one gets a constant target: the computation is a
+``x.view(x.size(0), -1)`` and ``x.view(x.size(0), x.size(1), heads, 64)``) but whose entries are all known but one,
+or known but the input's own dimensions at their index, gets a constant target: the computation is a
 sub-graph the plugin compiles and runs, and the constant says the same."""
 import numpy as np
 
@@ -69,27 +70,85 @@ def partial_value(source, depth: int = 8):
     return None
 
 
+def dimension_origins(source, depth: int = 8):
+    """Per entry of the 1-D value of the output port ``source``: ``(node id, port, k)`` when the entry is dimension k
+    of that output port's tensor as ShapeOf read it, else None; None when it cannot tell. Follows the steps
+    ``partial_value`` follows (and only where it gives a value: it checks their attributes)."""
+    if source.data.get_value() is not None:
+        return [None] * int(np.asarray(source.data.get_value()).size)
+    node = source.node
+    op = node.soft_get('op')
+    if depth == 0:
+        return None
+    inputs = [node.in_port(i).get_source() if node.is_in_port_connected(i) else None
+              for i in range(len(node.in_ports()))]
+    if op == 'ShapeOf' and inputs[0] is not None:
+        shape = inputs[0].data.get_shape()
+        return None if shape is None else [(inputs[0].node.id, inputs[0].idx, k) for k in range(len(shape))]
+    if op == 'Slice' and inputs[0] is not None:
+        data = dimension_origins(inputs[0], depth - 1)
+        start, stop, step = (_const(node.in_port(i)) for i in (1, 2, 3))
+        if data is None or any(b is None or b.size != 1 for b in (start, stop, step)) or int(step[0]) <= 0:
+            return None
+        return data[int(start[0]):int(stop[0]):int(step[0])]
+    if op == 'Gather' and inputs[0] is not None:
+        data, indices = dimension_origins(inputs[0], depth - 1), _const(node.in_port(1))
+        if data is None or indices is None or np.any(indices >= len(data)) or np.any(indices < -len(data)):
+            return None
+        return [data[int(i)] for i in indices]
+    if op == 'Concat':
+        parts = [dimension_origins(p, depth - 1) if p is not None else None for p in inputs]
+        return None if any(p is None for p in parts) else [o for part in parts for o in part]
+    if op in ('Unsqueeze', 'Squeeze', 'Reshape') and inputs[0] is not None:
+        data = dimension_origins(inputs[0], depth - 1)
+        return data if data is not None and len(data) == 1 else None
+    return None
+
+
+def _copied_dimensions(node: Node, target) -> np.ndarray:
+    """Per target entry: whether it is, at run time, the dimension of the same index of the Reshape's own input
+    (``x.view(x.size(0), x.size(1), 4, 64)``), which special_zero's 0 copies."""
+    copied = np.zeros(target.size, bool)
+    origins = dimension_origins(node.in_port(1).get_source())
+    if origins is None or len(origins) != target.size:
+        return copied
+    data = node.in_port(0).get_source()
+    for k, origin in enumerate(origins):
+        copied[k] = origin == (data.node.id, data.idx, k)
+    return copied
+
+
 def constant_target(node: Node):
-    """The target of ``node`` as constants, -1 for its single entry only the run time knows. None when the target is
-    a Const already, more than one entry is unknown or -1, a 0 stands for an input dimension (special_zero), or one
-    is 0 beside the unknown or a -1 (then -1 would be 0 / 0, which OpenVINO resolves as 0)."""
+    """The target of ``node`` as constants and the special_zero it needs, or None. An entry only the run time knows
+    becomes 0 (special_zero) where it is the input's own dimension at that index; otherwise a single one becomes -1.
+    None when the target is a Const already, more than one entry is unknown or -1, a 0 stands for an input dimension
+    (special_zero), one is 0 beside the unknown or a -1 (then -1 would be 0 / 0, which OpenVINO resolves as 0), or
+    copied dimensions would stand beside a -1 (a copied 0 would make it 0 / 0 too) or a 0 of the target."""
     if not node.is_in_port_connected(1) or node.in_port(1).get_source().node.soft_get('op') == 'Const':
         return None
     target = partial_value(node.in_port(1).get_source())
     if target is None:
         return None
     unknown = np.ma.getmaskarray(target)
-    known = np.ma.getdata(target)[~unknown]
+    values = np.ma.getdata(target)
+    copied = unknown & _copied_dimensions(node, target)
+    if copied.any():
+        rest = values[~copied]
+        if np.any(unknown[~copied]) or np.any(rest <= 0):
+            return None
+        return np.where(copied, 0, values).astype(np.int64), True
+    known = values[~unknown]
     inferred = int(unknown.sum()) + int(np.sum(known == -1))  # entries the element count decides
     if inferred > 1 or np.any(known < -1) or (np.any(known == 0) and (node.soft_get('special_zero', False) or
                                                                       inferred)):
         return None
-    return np.where(unknown, -1, np.ma.getdata(target)).astype(np.int64)
+    return np.where(unknown, -1, values).astype(np.int64), False
 
 
 class StaticReshapeTarget(BackOpRule):
-    """Reshape(x, target computed at run time) = Reshape(x, the target's known entries, -1 for its one unknown):
-    the element count fixes that entry to what the computed target said."""
+    """Reshape(x, target computed at run time) = Reshape(x, the target's known entries, 0 (special_zero) for x's own
+    dimensions at their index, else -1 for its one unknown): special_zero copies those dimensions from x, and the
+    element count fixes the -1 entry to what the computed target said."""
     id = 'StaticReshapeTarget'
     op = 'Reshape'
 
@@ -97,5 +156,6 @@ class StaticReshapeTarget(BackOpRule):
         return constant_target(node) is not None
 
     def rewrite(self, node: Node, b: Builder):
-        target = b.const(constant_target(node), 'target', np.int64)
-        return b.op(Reshape, [node.in_port(0), target], 'reshape', special_zero=False)
+        value, special_zero = constant_target(node)
+        target = b.const(value, 'target', np.int64)
+        return b.op(Reshape, [node.in_port(0), target], 'reshape', special_zero=special_zero)

@@ -269,7 +269,11 @@ def _view_model(keep, rest, shape):
     ([1], [-1], ['batch', 6, 4], (3, 6, 4), True),        # [6, -1]
     ([1, 2], [2, 2], ['batch', 6, 4], (4, 6, 4), True),   # [6, 4, 2, 2]: the batch must be 4
     ([0, 1], [2, 2], ['batch', 6, 4], (3, 6, 4), True),   # [batch, 6, 2, 2]
-    ([0, 1], [2, 2], ['batch', 'seq', 4], (3, 5, 4), False),  # two unknowns
+    ([0, 1], [2, 2], ['batch', 'seq', 4], (3, 5, 4), True),   # [0, 0, 2, 2] (special_zero): x's own dims copied
+    ([0, 1], [2, 2], ['batch', 'seq', 4], (0, 5, 4), True),   # copying an empty batch
+    ([0, -2], [2, 2], ['batch', 'seq', 4], (3, 5, 4), True),  # the seq read by a negative index
+    ([1, 0], [2, 2], ['batch', 'seq', 4], (3, 5, 4), False),  # [seq, batch, ...]: not at their own index
+    ([0], [-1, 2], ['batch', 'seq', 4], (3, 5, 4), False),    # a copied dim beside a -1 (0 / 0 on an empty batch)
 ])
 def test_view_from_the_inputs_own_shape(tmp_path, keep, rest, shape, feed, constant):
     result = check_model(_view_model(keep, rest, shape), {'x': _f(*feed)}, tmp_path)
@@ -277,17 +281,31 @@ def test_view_from_the_inputs_own_shape(tmp_path, keep, rest, shape, feed, const
     assert (ir_types(result)['ShapeOf'] == 0) == constant
 
 
+def test_view_from_another_tensors_shape_keeps_its_computed_target(tmp_path):
+    # x reshaped to z's batch and seq: equal at run time here, but nothing in the graph says x's dims are z's
+    nodes = [helper.make_node('Shape', ['z'], ['shape']),
+             helper.make_node('Slice', ['shape', 'start', 'stop'], ['batch_seq']),
+             helper.make_node('Concat', ['batch_seq', 'rest'], ['target'], axis=0),
+             helper.make_node('Reshape', ['x', 'target'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, ['batch', 'seq', 4]), ('z', T.FLOAT, ['b', 's'])],
+                       [('y', T.FLOAT, None)], {'start': np.array([0], np.int64), 'stop': np.array([2], np.int64),
+                                                'rest': np.array([2, 2], np.int64)})
+    result = check_model(model, {'x': _f(3, 5, 4), 'z': _f(3, 5)}, tmp_path)
+    assert _reshape_targets(result) == [None]
+
+
 # ----- shared sub-expressions ------------------------------------------------------------------------------------
 
-def _split_heads(x, suffix):
-    """Reshape x [batch, seq, 16] to [batch, seq, 4, 4] from its own Shape, as TorchScript exports write it."""
+def _split_heads(x, suffix, data=None):
+    """Reshape ``data`` (x by default) [batch, seq, 16] to [batch, seq, 4, 4] from the Shape of x, as TorchScript
+    exports write it."""
     return [helper.make_node('Shape', [x], ['shape' + suffix]),
             helper.make_node('Gather', ['shape' + suffix, 'zero'], ['b' + suffix], axis=0),
             helper.make_node('Gather', ['shape' + suffix, 'one_i'], ['s' + suffix], axis=0),
             helper.make_node('Unsqueeze', ['b' + suffix, 'axes0'], ['b1' + suffix]),
             helper.make_node('Unsqueeze', ['s' + suffix, 'axes0'], ['s1' + suffix]),
             helper.make_node('Concat', ['b1' + suffix, 's1' + suffix, 'heads'], ['target' + suffix], axis=0),
-            helper.make_node('Reshape', [x, 'target' + suffix], ['heads' + suffix])]
+            helper.make_node('Reshape', [data or x, 'target' + suffix], ['heads' + suffix])]
 
 
 SHAPE_CONSTANTS = {'zero': np.array(0, np.int64), 'one_i': np.array(1, np.int64), 'axes0': np.array([0], np.int64),
@@ -295,9 +313,10 @@ SHAPE_CONSTANTS = {'zero': np.array(0, np.int64), 'one_i': np.array(1, np.int64)
 
 
 def test_repeated_shape_computations_computed_once(tmp_path):
-    # two blocks each take the shape of x again: one ShapeOf, Gather, Unsqueeze and Concat remain
-    nodes = _split_heads('x', '_a') + _split_heads('x', '_b') + \
-        [helper.make_node('Add', ['heads_a', 'heads_b'], ['y'])]
+    # two blocks each take the shape of x again: one ShapeOf, Gather, Unsqueeze and Concat remain (they reshape
+    # Relu(x), whose dims StaticReshapeTarget does not know to be x's, so the targets stay computed)
+    nodes = [helper.make_node('Relu', ['x'], ['xr'])] + _split_heads('x', '_a', 'xr') + \
+        _split_heads('x', '_b', 'xr') + [helper.make_node('Add', ['heads_a', 'heads_b'], ['y'])]
     model = make_model(nodes, [('x', T.FLOAT, ['batch', 'seq', 16])], [('y', T.FLOAT, None)], SHAPE_CONSTANTS)
     result = check_model(model, {'x': _f(2, 3, 16)}, tmp_path)
     types = ir_types(result)
