@@ -105,25 +105,46 @@ def dimension_origins(source, depth: int = 8):
     return None
 
 
+def _split_source(graph, origin):
+    """``origin`` (node id, port, k) followed up through Split and VariadicSplit while k is not the split axis: every
+    output of a split has its input's dimensions but on that axis."""
+    node_id, port, k = origin
+    for _ in range(8):
+        node = Node(graph, node_id)
+        if node.soft_get('op') not in ('Split', 'VariadicSplit') or not node.is_in_port_connected(0):
+            break
+        axis, shape = _const(node.in_port(1)), node.in_port(0).data.get_shape()
+        if axis is None or axis.size != 1 or shape is None or k == int(axis[0]) % len(shape):
+            break
+        source = node.in_port(0).get_source()
+        node_id, port = source.node.id, source.idx
+    return node_id, port, k
+
+
 def _copied_dimensions(node: Node, target) -> np.ndarray:
     """Per target entry: whether it is, at run time, the dimension of the same index of the Reshape's own input
-    (``x.view(x.size(0), x.size(1), 4, 64)``), which special_zero's 0 copies."""
+    (``x.view(x.size(0), x.size(1), 4, 64)``; also ``k.view(q.size(0), ...)`` for q, k, v split from one tensor on
+    another axis), which special_zero's 0 copies."""
     copied = np.zeros(target.size, bool)
     origins = dimension_origins(node.in_port(1).get_source())
     if origins is None or len(origins) != target.size:
         return copied
     data = node.in_port(0).get_source()
     for k, origin in enumerate(origins):
-        copied[k] = origin == (data.node.id, data.idx, k)
+        copied[k] = origin is not None and \
+            _split_source(node.graph, origin) == _split_source(node.graph, (data.node.id, data.idx, k))
     return copied
 
 
 def constant_target(node: Node):
-    """The target of ``node`` as constants and the special_zero it needs, or None. An entry only the run time knows
-    becomes 0 (special_zero) where it is the input's own dimension at that index; otherwise a single one becomes -1.
-    None when the target is a Const already, more than one entry is unknown or -1, a 0 stands for an input dimension
-    (special_zero), one is 0 beside the unknown or a -1 (then -1 would be 0 / 0, which OpenVINO resolves as 0), or
-    copied dimensions would stand beside a -1 (a copied 0 would make it 0 / 0 too) or a 0 of the target."""
+    """The target of ``node`` as constants and the special_zero it needs, or None.
+
+    Entries only the run time knows become 0 (special_zero) where each is the input's own dimension at its index,
+    provided all other entries are known (a 0 among them already meaning 'copy'): the output dimensions are then the
+    same numbers, and a -1 of the target is resolved from the same numbers. Otherwise a single unknown entry becomes
+    -1. None when the target is a Const already, more than one entry is unknown or -1, a 0 stands for an input
+    dimension (special_zero), or one is 0 beside the unknown or a -1 (then -1 would be 0 / 0, which OpenVINO resolves
+    as 0 where the computed target said otherwise)."""
     if not node.is_in_port_connected(1) or node.in_port(1).get_source().node.soft_get('op') == 'Const':
         return None
     target = partial_value(node.in_port(1).get_source())
@@ -133,8 +154,10 @@ def constant_target(node: Node):
     values = np.ma.getdata(target)
     copied = unknown & _copied_dimensions(node, target)
     if copied.any():
+        # the other entries as they are: the exporter's own -1 then sees the same dimensions as before
         rest = values[~copied]
-        if np.any(unknown[~copied]) or np.any(rest <= 0):
+        if np.any(unknown[~copied]) or np.any(rest < -1) or np.sum(rest == -1) > 1 or \
+                (np.any(rest == 0) and not node.soft_get('special_zero', False)):
             return None
         return np.where(copied, 0, values).astype(np.int64), True
     known = values[~unknown]

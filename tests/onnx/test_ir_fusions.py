@@ -265,7 +265,7 @@ def _view_model(keep, rest, shape):
 
 
 @pytest.mark.parametrize('keep, rest, shape, feed, constant', [
-    ([0], [-1], ['batch', 6, 4], (3, 6, 4), False),       # [batch, -1]: the batch and the -1 both left to run time
+    ([0], [-1], ['batch', 6, 4], (3, 6, 4), True),        # [0, -1]: the batch copied, the -1 as exported
     ([1], [-1], ['batch', 6, 4], (3, 6, 4), True),        # [6, -1]
     ([1, 2], [2, 2], ['batch', 6, 4], (4, 6, 4), True),   # [6, 4, 2, 2]: the batch must be 4
     ([0, 1], [2, 2], ['batch', 6, 4], (3, 6, 4), True),   # [batch, 6, 2, 2]
@@ -273,12 +273,43 @@ def _view_model(keep, rest, shape):
     ([0, 1], [2, 2], ['batch', 'seq', 4], (0, 5, 4), True),   # copying an empty batch
     ([0, -2], [2, 2], ['batch', 'seq', 4], (3, 5, 4), True),  # the seq read by a negative index
     ([1, 0], [2, 2], ['batch', 'seq', 4], (3, 5, 4), False),  # [seq, batch, ...]: not at their own index
-    ([0], [-1, 2], ['batch', 'seq', 4], (3, 5, 4), False),    # a copied dim beside a -1 (0 / 0 on an empty batch)
+    ([0, 1], [-1, 2], ['batch', 'seq', 4], (3, 5, 4), True),  # [0, 0, -1, 2]: the exporter's -1 beside copies
+    ([0], [-1, 2], ['batch', 'seq', 4], (3, 5, 4), True),     # [0, -1, 2]
 ])
 def test_view_from_the_inputs_own_shape(tmp_path, keep, rest, shape, feed, constant):
     result = check_model(_view_model(keep, rest, shape), {'x': _f(*feed)}, tmp_path)
     assert _reshape_targets(result) != [None] if constant else _reshape_targets(result) == [None]
     assert (ir_types(result)['ShapeOf'] == 0) == constant
+
+
+def _split_view_model(axis):
+    """q, k = Split(x, axis); k.view(q.size(0), q.size(1), 2, -1) (axis 2) or k.view(q.size(0), q.size(1), -1), as
+    exports of attention write it."""
+    # on axis 1 in two equal halves of a dimension only the run time knows
+    nodes = [helper.make_node('Split', ['x', 'halves'] if axis == 2 else ['x'], ['q', 'k'], axis=axis),
+             helper.make_node('Shape', ['q'], ['shape']),
+             helper.make_node('Gather', ['shape', 'i0'], ['d0'], axis=0),
+             helper.make_node('Gather', ['shape', 'i1'], ['d1'], axis=0),
+             helper.make_node('Unsqueeze', ['d0', 'axes0'], ['u0']),
+             helper.make_node('Unsqueeze', ['d1', 'axes0'], ['u1']),
+             helper.make_node('Concat', ['u0', 'u1', 'rest'], ['target'], axis=0),
+             helper.make_node('Reshape', ['k', 'target'], ['y'])]
+    consts = {'halves': np.array([4, 4], np.int64), 'i0': np.array(0, np.int64), 'i1': np.array(1, np.int64),
+              'axes0': np.array([0], np.int64), 'rest': np.array([2, -1] if axis == 2 else [-1], np.int64)}
+    shape = ['batch', 'seq', 8] if axis == 2 else ['batch', 'm', 5]
+    return make_model(nodes, [('x', T.FLOAT, shape)], [('y', T.FLOAT, None)], consts)
+
+
+def test_view_by_the_shape_of_a_sibling_split_output(tmp_path):
+    # q and k split on the last axis: k's batch and seq are q's, so [0, 0, 2, -1] copies them
+    result = check_model(_split_view_model(2), {'x': _f(3, 5, 8)}, tmp_path)
+    assert _reshape_targets(result) != [None] and ir_types(result)['ShapeOf'] == 0
+
+
+def test_view_by_a_sibling_split_outputs_split_axis_keeps_its_computed_target(tmp_path):
+    # split on axis 1: that dimension of q says nothing of k's in the graph (equal here only by the halves' sizes)
+    result = check_model(_split_view_model(1), {'x': _f(3, 8, 5)}, tmp_path)
+    assert _reshape_targets(result) == [None]
 
 
 def test_view_from_another_tensors_shape_keeps_its_computed_target(tmp_path):
