@@ -105,18 +105,62 @@ def dimension_origins(source, depth: int = 8):
     return None
 
 
-def _split_source(graph, origin):
-    """``origin`` (node id, port, k) followed up through Split and VariadicSplit while k is not the split axis: every
-    output of a split has its input's dimensions but on that axis."""
+#: ops whose output has their first input's shape
+SHAPE_KEEPING_OPS = frozenset({'Relu', 'Gelu', 'Tanh', 'Sigmoid', 'Swish', 'HSwish', 'Mish', 'Erf', 'Exp', 'Sqrt',
+                               'Softmax', 'LogSoftmax', 'Convert', 'Negative', 'Abs', 'Clamp', 'Elu', 'MVN'})
+#: elementwise ops of two inputs (numpy broadcast)
+ELEMENTWISE_OPS = frozenset({'Add', 'Sub', 'Mul', 'Div', 'Pow', 'Maximum', 'Minimum'})
+
+
+def _rank(port):
+    shape = port.data.get_shape()
+    return None if shape is None else len(shape)
+
+
+def _same_dimension_upstream(node: Node, k: int):
+    """The input port whose dimension k ``node``'s output dimension k is by construction, or None: a split's input
+    off the split axis; a shape-keeping op's input; an elementwise op's non-constant input where the constant's
+    broadcast leaves dimension k alone; a MatMul's first input for the dimensions before its last when the weights
+    are a constant matrix."""
+    op = node.soft_get('op')
+    if not node.is_in_port_connected(0):
+        return None
+    rank = _rank(node.out_port(0)) if node.is_out_port_connected(0) else None
+    if rank is None or not 0 <= k < rank:
+        return None
+    if op in ('Split', 'VariadicSplit'):
+        axis = _const(node.in_port(1))
+        return node.in_port(0) if axis is not None and axis.size == 1 and k != int(axis[0]) % rank and \
+            _rank(node.in_port(0)) == rank else None
+    if op in SHAPE_KEEPING_OPS:
+        return node.in_port(0) if _rank(node.in_port(0)) == rank else None
+    if op in ELEMENTWISE_OPS and node.is_in_port_connected(1) and node.soft_get('auto_broadcast', 'numpy') == 'numpy':
+        for data, other in ((0, 1), (1, 0)):
+            value = node.in_port(other).data.get_value()
+            data_rank = _rank(node.in_port(data))
+            if value is None or data_rank != rank or np.ndim(value) > data_rank:
+                continue
+            aligned = k - (data_rank - np.ndim(value))
+            if aligned < 0 or np.shape(value)[aligned] == 1:
+                return node.in_port(data)
+        return None
+    if op == 'MatMul' and node.is_in_port_connected(1) and not node.soft_get('transpose_a', False) and rank >= 2 and \
+            k < rank - 1:
+        weights = node.in_port(1).data.get_value()
+        return node.in_port(0) if weights is not None and np.ndim(weights) == 2 and \
+            _rank(node.in_port(0)) == rank else None
+    return None
+
+
+def _dimension_source(graph, origin):
+    """``origin`` (node id, port, k) followed up through ops whose output dimension k is their input's dimension k
+    (``_same_dimension_upstream``): two tensors whose dimension k leads to the same origin have it equal."""
     node_id, port, k = origin
-    for _ in range(8):
-        node = Node(graph, node_id)
-        if node.soft_get('op') not in ('Split', 'VariadicSplit') or not node.is_in_port_connected(0):
+    for _ in range(16):
+        upstream = _same_dimension_upstream(Node(graph, node_id), k)
+        if upstream is None:
             break
-        axis, shape = _const(node.in_port(1)), node.in_port(0).data.get_shape()
-        if axis is None or axis.size != 1 or shape is None or k == int(axis[0]) % len(shape):
-            break
-        source = node.in_port(0).get_source()
+        source = upstream.get_source()
         node_id, port = source.node.id, source.idx
     return node_id, port, k
 
@@ -124,7 +168,7 @@ def _split_source(graph, origin):
 def _copied_dimensions(node: Node, target) -> np.ndarray:
     """Per target entry: whether it is, at run time, the dimension of the same index of the Reshape's own input
     (``x.view(x.size(0), x.size(1), 4, 64)``; also ``k.view(q.size(0), ...)`` for q, k, v split from one tensor on
-    another axis), which special_zero's 0 copies."""
+    another axis, and ``linear(h).view(h.size(0), ...)``), which special_zero's 0 copies."""
     copied = np.zeros(target.size, bool)
     origins = dimension_origins(node.in_port(1).get_source())
     if origins is None or len(origins) != target.size:
@@ -132,7 +176,7 @@ def _copied_dimensions(node: Node, target) -> np.ndarray:
     data = node.in_port(0).get_source()
     for k, origin in enumerate(origins):
         copied[k] = origin is not None and \
-            _split_source(node.graph, origin) == _split_source(node.graph, (data.node.id, data.idx, k))
+            _dimension_source(node.graph, origin) == _dimension_source(node.graph, (data.node.id, data.idx, k))
     return copied
 
 

@@ -312,6 +312,40 @@ def test_view_by_a_sibling_split_outputs_split_axis_keeps_its_computed_target(tm
     assert _reshape_targets(result) == [None]
 
 
+def _projection_view_model(project):
+    """``project``(h).view(h.size(0), h.size(1), 2, 4) for h [batch, seq, 8], as BERT exports split query heads."""
+    nodes = project + [helper.make_node('Shape', ['h'], ['shape']),
+                       helper.make_node('Gather', ['shape', 'i0'], ['d0'], axis=0),
+                       helper.make_node('Gather', ['shape', 'i1'], ['d1'], axis=0),
+                       helper.make_node('Unsqueeze', ['d0', 'axes0'], ['u0']),
+                       helper.make_node('Unsqueeze', ['d1', 'axes0'], ['u1']),
+                       helper.make_node('Concat', ['u0', 'u1', 'rest'], ['target'], axis=0),
+                       helper.make_node('Reshape', ['q', 'target'], ['y'])]
+    consts = {'w': _f(8, 8), 'bias': _f(8), 'i0': np.array(0, np.int64), 'i1': np.array(1, np.int64),
+              'axes0': np.array([0], np.int64), 'rest': np.array([2, 4], np.int64)}
+    return make_model(nodes, [('h', T.FLOAT, ['batch', 'seq', 8]), ('z', T.FLOAT, ['b', 's', 8])],
+                      [('y', T.FLOAT, None)], consts)
+
+
+def test_view_of_a_projection_by_its_inputs_shape(tmp_path):
+    # q = gelu(bias + h @ w): q's batch and seq are h's, so [0, 0, 2, 4] copies them
+    project = [helper.make_node('MatMul', ['h', 'w'], ['hw']), helper.make_node('Add', ['bias', 'hw'], ['hb']),
+               helper.make_node('Gelu', ['hb'], ['q'], domain='com.microsoft'),
+               helper.make_node('Add', ['q', 'z'], ['unused'])]
+    model = _projection_view_model(project)
+    model.graph.output.append(helper.make_tensor_value_info('unused', T.FLOAT, None))
+    model.opset_import.append(helper.make_opsetid('com.microsoft', 1))
+    result = check_model(model, {'h': _f(3, 5, 8), 'z': _f(3, 5, 8)}, tmp_path)
+    assert _reshape_targets(result) != [None] and ir_types(result)['ShapeOf'] == 0
+
+
+def test_view_of_a_sum_with_another_input_keeps_its_computed_target(tmp_path):
+    # q = h + z: broadcasting could give q dims z has where h has 1, so h's shape says nothing of q's in the graph
+    result = check_model(_projection_view_model([helper.make_node('Add', ['h', 'z'], ['q'])]),
+                         {'h': _f(3, 5, 8), 'z': _f(3, 5, 8)}, tmp_path)
+    assert _reshape_targets(result) == [None]
+
+
 def test_view_from_another_tensors_shape_keeps_its_computed_target(tmp_path):
     # x reshaped to z's batch and seq: equal at run time here, but nothing in the graph says x's dims are z's
     nodes = [helper.make_node('Shape', ['z'], ['shape']),
