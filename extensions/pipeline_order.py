@@ -595,6 +595,8 @@ BACK = [
     'extensions.back.activation_fusions.GeluFusion',
     'extensions.back.noop_converts.NoOpConvertRemoval',
     'extensions.back.pad_into_convolution.PadIntoConvolution',
+    'extensions.back.static_reshape_target.StaticReshapeTarget',
+    'extensions.back.shared_subexpressions.SharedSubexpressions',
     'extensions.back.constant_folding.FinalConstantFolding',
     'extensions.back.weight_compression.CompressWeights',  # --compress_weights: on the folded constants
     'extensions.back.signature_names.SignatureTensorNames',

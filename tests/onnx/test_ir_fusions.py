@@ -201,3 +201,210 @@ def test_pad_before_convolution(tmp_path, mode, value, fused, group):
                        {'pads': pads, 'value': np.float32(value or 0), 'w': _f(8, 8 // group, 3, 3)})
     result = check_model(model, {'x': _f(1, 8, 9, 10)}, tmp_path)
     assert (ir_types(result)['Pad'] == 0) == fused
+
+
+# ----- Reshape targets computed at run time --------------------------------------------------------------------------
+
+def _flatten_model(shape, axis):
+    return make_model([helper.make_node('Flatten', ['x'], ['y'], axis=axis)], [('x', T.FLOAT, shape)],
+                      [('y', T.FLOAT, None)])
+
+
+def _reshape_targets(result):
+    """The target shape Const of every Reshape in the IR (None for a target computed at run time)."""
+    root = ET.parse(str(result.xml_path)).getroot()
+    layers = {layer.get('id'): layer for layer in root.iter('layer')}
+    sources = {(e.get('to-layer'), e.get('to-port')): e.get('from-layer') for e in root.iter('edge')}
+    targets = []
+    for layer in layers.values():
+        if layer.get('type') == 'Reshape':
+            port = [p.get('id') for p in layer.find('input').iter('port')][1]
+            source = layers[sources[(layer.get('id'), port)]]
+            targets.append(source.find('data').get('shape') if source.get('type') == 'Const' else None)
+    return targets
+
+
+@pytest.mark.parametrize('shape, axis, feed', [
+    (['batch', 8, 2, 3], 1, (5, 8, 2, 3)),   # [batch, 48]
+    (['batch', 8, 2, 3], 2, (5, 8, 2, 3)),   # [batch * 8, 6]
+    (['batch', 8, 2, 3], -1, (5, 8, 2, 3)),  # [batch * 16, 3]
+    (['batch', 8, 2, 3], 1, (0, 8, 2, 3)),   # no rows: [0, 48]
+    ([4, 'n', 3], 1, (4, 7, 3)),             # [4, n * 3]
+    ([4, 'n', 3], 2, (4, 0, 3)),             # [4n, 3] of nothing
+    ([4, 8, 2], 0, (4, 8, 2)),
+    ([4, 8, 2], 2, (4, 8, 2)),
+])
+def test_flatten_with_one_dynamic_output_dimension_has_a_constant_target(tmp_path, shape, axis, feed):
+    result = check_model(_flatten_model(shape, axis), {'x': _f(*feed)}, tmp_path)
+    types = ir_types(result)
+    assert types['ShapeOf'] == 0 and types['Reshape'] == 1
+    assert None not in _reshape_targets(result)
+
+
+@pytest.mark.parametrize('shape, axis, feed', [
+    (['batch', 'c', 2], 1, (3, 4, 2)),   # [batch, c * 2]: two dimensions only the run time knows
+    (['batch', 0, 2], 1, (3, 0, 2)),     # [batch, 0]: -1 beside a 0 would be ambiguous
+])
+def test_flatten_with_two_unknowns_keeps_its_computed_target(tmp_path, shape, axis, feed):
+    result = check_model(_flatten_model(shape, axis), {'x': _f(*feed)}, tmp_path)
+    assert ir_types(result)['ShapeOf'] == 1 and _reshape_targets(result) == [None]
+
+
+def _view_model(keep, rest, shape):
+    """x.view(x.size(keep[0]), ..., *rest) as TorchScript exports it: Shape, Gather, Unsqueeze, Concat, Reshape."""
+    nodes, parts, consts = [helper.make_node('Shape', ['x'], ['shape'])], [], {'axes0': np.array([0], np.int64)}
+    for i in keep:
+        consts['i%d' % i] = np.array(i, np.int64)
+        nodes += [helper.make_node('Gather', ['shape', 'i%d' % i], ['d%d' % i], axis=0),
+                  helper.make_node('Unsqueeze', ['d%d' % i, 'axes0'], ['u%d' % i])]
+        parts.append('u%d' % i)
+    consts['rest'] = np.array(rest, np.int64)
+    nodes += [helper.make_node('Concat', parts + ['rest'], ['target'], axis=0),
+              helper.make_node('Reshape', ['x', 'target'], ['y'])]
+    return make_model(nodes, [('x', T.FLOAT, shape)], [('y', T.FLOAT, None)], consts)
+
+
+@pytest.mark.parametrize('keep, rest, shape, feed, constant', [
+    ([0], [-1], ['batch', 6, 4], (3, 6, 4), True),        # [0, -1]: the batch copied, the -1 as exported
+    ([1], [-1], ['batch', 6, 4], (3, 6, 4), True),        # [6, -1]
+    ([1, 2], [2, 2], ['batch', 6, 4], (4, 6, 4), True),   # [6, 4, 2, 2]: the batch must be 4
+    ([0, 1], [2, 2], ['batch', 6, 4], (3, 6, 4), True),   # [batch, 6, 2, 2]
+    ([0, 1], [2, 2], ['batch', 'seq', 4], (3, 5, 4), True),   # [0, 0, 2, 2] (special_zero): x's own dims copied
+    ([0, 1], [2, 2], ['batch', 'seq', 4], (0, 5, 4), True),   # copying an empty batch
+    ([0, -2], [2, 2], ['batch', 'seq', 4], (3, 5, 4), True),  # the seq read by a negative index
+    ([1, 0], [2, 2], ['batch', 'seq', 4], (3, 5, 4), False),  # [seq, batch, ...]: not at their own index
+    ([0, 1], [-1, 2], ['batch', 'seq', 4], (3, 5, 4), True),  # [0, 0, -1, 2]: the exporter's -1 beside copies
+    ([0], [-1, 2], ['batch', 'seq', 4], (3, 5, 4), True),     # [0, -1, 2]
+])
+def test_view_from_the_inputs_own_shape(tmp_path, keep, rest, shape, feed, constant):
+    result = check_model(_view_model(keep, rest, shape), {'x': _f(*feed)}, tmp_path)
+    assert _reshape_targets(result) != [None] if constant else _reshape_targets(result) == [None]
+    assert (ir_types(result)['ShapeOf'] == 0) == constant
+
+
+def _split_view_model(axis):
+    """q, k = Split(x, axis); k.view(q.size(0), q.size(1), 2, -1) (axis 2) or k.view(q.size(0), q.size(1), -1), as
+    exports of attention write it."""
+    # on axis 1 in two equal halves of a dimension only the run time knows
+    nodes = [helper.make_node('Split', ['x', 'halves'] if axis == 2 else ['x'], ['q', 'k'], axis=axis),
+             helper.make_node('Shape', ['q'], ['shape']),
+             helper.make_node('Gather', ['shape', 'i0'], ['d0'], axis=0),
+             helper.make_node('Gather', ['shape', 'i1'], ['d1'], axis=0),
+             helper.make_node('Unsqueeze', ['d0', 'axes0'], ['u0']),
+             helper.make_node('Unsqueeze', ['d1', 'axes0'], ['u1']),
+             helper.make_node('Concat', ['u0', 'u1', 'rest'], ['target'], axis=0),
+             helper.make_node('Reshape', ['k', 'target'], ['y'])]
+    consts = {'halves': np.array([4, 4], np.int64), 'i0': np.array(0, np.int64), 'i1': np.array(1, np.int64),
+              'axes0': np.array([0], np.int64), 'rest': np.array([2, -1] if axis == 2 else [-1], np.int64)}
+    shape = ['batch', 'seq', 8] if axis == 2 else ['batch', 'm', 5]
+    return make_model(nodes, [('x', T.FLOAT, shape)], [('y', T.FLOAT, None)], consts)
+
+
+def test_view_by_the_shape_of_a_sibling_split_output(tmp_path):
+    # q and k split on the last axis: k's batch and seq are q's, so [0, 0, 2, -1] copies them
+    result = check_model(_split_view_model(2), {'x': _f(3, 5, 8)}, tmp_path)
+    assert _reshape_targets(result) != [None] and ir_types(result)['ShapeOf'] == 0
+
+
+def test_view_by_a_sibling_split_outputs_split_axis_keeps_its_computed_target(tmp_path):
+    # split on axis 1: that dimension of q says nothing of k's in the graph (equal here only by the halves' sizes)
+    result = check_model(_split_view_model(1), {'x': _f(3, 8, 5)}, tmp_path)
+    assert _reshape_targets(result) == [None]
+
+
+def _projection_view_model(project):
+    """``project``(h).view(h.size(0), h.size(1), 2, 4) for h [batch, seq, 8], as BERT exports split query heads."""
+    nodes = project + [helper.make_node('Shape', ['h'], ['shape']),
+                       helper.make_node('Gather', ['shape', 'i0'], ['d0'], axis=0),
+                       helper.make_node('Gather', ['shape', 'i1'], ['d1'], axis=0),
+                       helper.make_node('Unsqueeze', ['d0', 'axes0'], ['u0']),
+                       helper.make_node('Unsqueeze', ['d1', 'axes0'], ['u1']),
+                       helper.make_node('Concat', ['u0', 'u1', 'rest'], ['target'], axis=0),
+                       helper.make_node('Reshape', ['q', 'target'], ['y'])]
+    consts = {'w': _f(8, 8), 'bias': _f(8), 'i0': np.array(0, np.int64), 'i1': np.array(1, np.int64),
+              'axes0': np.array([0], np.int64), 'rest': np.array([2, 4], np.int64)}
+    return make_model(nodes, [('h', T.FLOAT, ['batch', 'seq', 8]), ('z', T.FLOAT, ['b', 's', 8])],
+                      [('y', T.FLOAT, None)], consts)
+
+
+def test_view_of_a_projection_by_its_inputs_shape(tmp_path):
+    # q = gelu(bias + h @ w): q's batch and seq are h's, so [0, 0, 2, 4] copies them
+    project = [helper.make_node('MatMul', ['h', 'w'], ['hw']), helper.make_node('Add', ['bias', 'hw'], ['hb']),
+               helper.make_node('Gelu', ['hb'], ['q'], domain='com.microsoft'),
+               helper.make_node('Add', ['q', 'z'], ['unused'])]
+    model = _projection_view_model(project)
+    model.graph.output.append(helper.make_tensor_value_info('unused', T.FLOAT, None))
+    model.opset_import.append(helper.make_opsetid('com.microsoft', 1))
+    result = check_model(model, {'h': _f(3, 5, 8), 'z': _f(3, 5, 8)}, tmp_path)
+    assert _reshape_targets(result) != [None] and ir_types(result)['ShapeOf'] == 0
+
+
+def test_view_of_a_sum_with_another_input_keeps_its_computed_target(tmp_path):
+    # q = h + z: broadcasting could give q dims z has where h has 1, so h's shape says nothing of q's in the graph
+    result = check_model(_projection_view_model([helper.make_node('Add', ['h', 'z'], ['q'])]),
+                         {'h': _f(3, 5, 8), 'z': _f(3, 5, 8)}, tmp_path)
+    assert _reshape_targets(result) == [None]
+
+
+def test_view_from_another_tensors_shape_keeps_its_computed_target(tmp_path):
+    # x reshaped to z's batch and seq: equal at run time here, but nothing in the graph says x's dims are z's
+    nodes = [helper.make_node('Shape', ['z'], ['shape']),
+             helper.make_node('Slice', ['shape', 'start', 'stop'], ['batch_seq']),
+             helper.make_node('Concat', ['batch_seq', 'rest'], ['target'], axis=0),
+             helper.make_node('Reshape', ['x', 'target'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, ['batch', 'seq', 4]), ('z', T.FLOAT, ['b', 's'])],
+                       [('y', T.FLOAT, None)], {'start': np.array([0], np.int64), 'stop': np.array([2], np.int64),
+                                                'rest': np.array([2, 2], np.int64)})
+    result = check_model(model, {'x': _f(3, 5, 4), 'z': _f(3, 5)}, tmp_path)
+    assert _reshape_targets(result) == [None]
+
+
+# ----- shared sub-expressions ------------------------------------------------------------------------------------
+
+def _split_heads(x, suffix, data=None):
+    """Reshape ``data`` (x by default) [batch, seq, 16] to [batch, seq, 4, 4] from the Shape of x, as TorchScript
+    exports write it."""
+    return [helper.make_node('Shape', [x], ['shape' + suffix]),
+            helper.make_node('Gather', ['shape' + suffix, 'zero'], ['b' + suffix], axis=0),
+            helper.make_node('Gather', ['shape' + suffix, 'one_i'], ['s' + suffix], axis=0),
+            helper.make_node('Unsqueeze', ['b' + suffix, 'axes0'], ['b1' + suffix]),
+            helper.make_node('Unsqueeze', ['s' + suffix, 'axes0'], ['s1' + suffix]),
+            helper.make_node('Concat', ['b1' + suffix, 's1' + suffix, 'heads'], ['target' + suffix], axis=0),
+            helper.make_node('Reshape', [data or x, 'target' + suffix], ['heads' + suffix])]
+
+
+SHAPE_CONSTANTS = {'zero': np.array(0, np.int64), 'one_i': np.array(1, np.int64), 'axes0': np.array([0], np.int64),
+                   'heads': np.array([4, 4], np.int64)}
+
+
+def test_repeated_shape_computations_computed_once(tmp_path):
+    # two blocks each take the shape of x again: one ShapeOf, Gather, Unsqueeze and Concat remain (they reshape
+    # Relu(x), whose dims StaticReshapeTarget does not know to be x's, so the targets stay computed)
+    nodes = [helper.make_node('Relu', ['x'], ['xr'])] + _split_heads('x', '_a', 'xr') + \
+        _split_heads('x', '_b', 'xr') + [helper.make_node('Add', ['heads_a', 'heads_b'], ['y'])]
+    model = make_model(nodes, [('x', T.FLOAT, ['batch', 'seq', 16])], [('y', T.FLOAT, None)], SHAPE_CONSTANTS)
+    result = check_model(model, {'x': _f(2, 3, 16)}, tmp_path)
+    types = ir_types(result)
+    assert types['ShapeOf'] == 1 and types['Concat'] == 1 and types['Unsqueeze'] <= 2 and types['Reshape'] == 1
+
+
+def test_equal_outputs_keep_their_names(tmp_path):
+    # two identical Adds that are both graph outputs: one node, both outputs still there by name
+    nodes = [helper.make_node('Add', ['x', 'c'], ['y1']), helper.make_node('Add', ['x', 'c'], ['y2']),
+             helper.make_node('Mul', ['x', 'c'], ['y3'])]
+    model = make_model(nodes, [('x', T.FLOAT, [2, 3])], [('y1', T.FLOAT, None), ('y2', T.FLOAT, None),
+                                                          ('y3', T.FLOAT, None)], {'c': _f(3)})
+    result = check_model(model, {'x': _f(2, 3)}, tmp_path)
+    assert ir_types(result)['Add'] == 1 and ir_types(result)['Multiply'] == 1
+
+
+def test_different_attributes_not_shared(tmp_path):
+    # the same input gathered at different indices, and concatenated along different axes, stays apart
+    nodes = [helper.make_node('Gather', ['x', 'zero'], ['g0'], axis=0), helper.make_node('Gather', ['x', 'zero'],
+                                                                                          ['g1'], axis=1),
+             helper.make_node('Concat', ['x', 'x'], ['c0'], axis=0), helper.make_node('Concat', ['x', 'x'], ['c1'],
+                                                                                     axis=1)]
+    outputs = [(n, T.FLOAT, None) for n in ('g0', 'g1', 'c0', 'c1')]
+    model = make_model(nodes, [('x', T.FLOAT, [3, 3])], outputs, {'zero': np.array(0, np.int64)})
+    result = check_model(model, {'x': _f(3, 3)}, tmp_path)
+    assert ir_types(result)['Gather'] == 2 and ir_types(result)['Concat'] == 2
