@@ -73,27 +73,32 @@ class SharedSubexpressions(BackReplacementPattern):
     id = 'SharedSubexpressions'
 
     def find_and_replace_pattern(self, graph: Graph):
-        first = {}
+        # a pure op's attributes (the costly part of its key) are read only once another op of its kind reads the
+        # same inputs: CNNs have thousands of Adds and Muls and no two of them alike
+        first = {}  # key -> the first node of that key; a pure op's key without attributes -> [(attributes, node)]
+        has_sub_graphs = any(graph.count_by_attr('type', t) for t in SUB_GRAPH_TYPES)
         for node in graph.pseudo_topological_sort():
             if node.kind != 'op' or node.id not in graph:
                 continue
-            key = self._key(node)
-            if key is None:
+            op = node.soft_get('op')
+            if op == 'Const':
+                key = _const_key(node)
+                if key is None or (has_sub_graphs and _feeds_sub_graph(node)):
+                    continue
+                original = first.setdefault(key, node)
+            elif op in PURE_OPS and node.has_valid('type'):
+                key = self._inputs_key(node, op)
+                if has_sub_graphs and _feeds_sub_graph(node):
+                    continue
+                original = self._same_pure_op(first.setdefault(key, []), node)
+            else:
                 continue
-            original = first.setdefault(key, node)
-            if original is not node:
+            if original is not None and original is not node:
                 self._reroute(node, original)
                 self.match_count += 1
 
     @staticmethod
-    def _key(node: Node):
-        if _feeds_sub_graph(node):
-            return None
-        op = node.soft_get('op')
-        if op == 'Const':
-            return _const_key(node)
-        if op not in PURE_OPS or not node.has_valid('type'):
-            return None
+    def _inputs_key(node: Node, op: str):
         inputs = []
         for index, port in sorted(node.in_ports().items()):
             if not port.is_connected():
@@ -101,11 +106,26 @@ class SharedSubexpressions(BackReplacementPattern):
                 continue
             source = port.get_source()
             inputs.append((index, source.node.id, source.idx))
-        outputs = tuple(sorted(node.out_ports()))
+        return op, node.soft_get('type'), node.soft_get('version'), tuple(inputs), tuple(sorted(node.out_ports()))
+
+    @staticmethod
+    def _same_pure_op(candidates: list, node: Node):
+        """The first node of ``candidates`` (``[attributes or None, node]`` of earlier ops with ``node``'s kind and
+        inputs) with ``node``'s attributes, else ``node`` itself (then added to them); None when ``node``'s
+        attributes cannot be told."""
+        if not candidates:
+            candidates.append([None, node])
+            return node
         attributes = _attributes(node)
         if attributes is None:
             return None
-        return op, node.soft_get('type'), node.soft_get('version'), attributes, tuple(inputs), outputs
+        for entry in candidates:
+            if entry[0] is None:
+                entry[0] = _attributes(entry[1])
+            if entry[0] == attributes:
+                return entry[1]
+        candidates.append([attributes, node])
+        return node
 
     @staticmethod
     def _reroute(duplicate: Node, original: Node):

@@ -31,8 +31,14 @@ def read_varint(data, pos: int, end: int = None):
             raise ValueError('varint too long')
 
 
+#: the one-byte varints: most tags, lengths and numbers of a schema (the descriptors built at import are thousands)
+_ONE_BYTE = tuple(bytes((i,)) for i in range(0x80))
+
+
 def encode_varint(value: int) -> bytes:
     """The varint bytes of ``value`` (negative int32/int64 as ten-byte two's complement, as protobuf writes them)."""
+    if 0 <= value < 0x80:
+        return _ONE_BYTE[value]
     value &= (1 << 64) - 1
     out = bytearray()
     while True:

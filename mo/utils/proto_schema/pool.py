@@ -31,10 +31,11 @@ class _Writer:
         self.parts = []
 
     def int(self, number: int, value: int):
-        self.parts.append(_varint(number << 3) + _varint(value))
+        self.parts += (_varint(number << 3), _varint(value))
 
     def bytes(self, number: int, payload: bytes):
-        self.parts.append(_varint(number << 3 | 2) + _varint(len(payload)) + payload)
+        # the parts are joined once per message: a nested message's bytes are not copied again at every level
+        self.parts += (_varint(number << 3 | 2), _varint(len(payload)), payload)
 
     def str(self, number: int, text: str):
         self.bytes(number, text.encode('utf-8'))
