@@ -1,55 +1,29 @@
-"""Read the model file on a second thread while Python imports mo.
+"""Have the operating system read the model file while Python imports mo.
 
-Starting ``mo convert`` spends a few tenths of a second importing numpy, networkx and the
-replacers, with one core busy; reading a model of a hundred megabytes is a file read the OS does
-without Python's global lock. ``start`` begins that read as soon as the command line names the
-model; the loader's ``take`` then gets the bytes, provided the file still has the size and
-modification time it had when the read began (otherwise, or on any read error, the loader reads
-the file itself and reports what is wrong).
+Starting ``mo convert`` spends a tenth of a second importing numpy and mo's modules, with one core busy. ``start``
+asks the kernel to read the model file into the page cache meanwhile (``posix_fadvise(WILLNEED)``: asynchronous
+readahead, no thread, no memory of the process's own), so that the reader that maps or reads it later finds it in
+memory when it was not already. Readers map big files (``mo.front.tf.graphdef_io``, ``mo.front.onnx.loader``): a copy
+of the file held by this module would only add the model's size to the peak memory of the conversion.
 """
 import os
-import threading
-
-_pending = {}
 
 
 def start(path: str):
-    """Begin reading the regular file at ``path`` in the background (no-op if it is no such file)."""
-    try:
-        stat = os.stat(path)
-    except (OSError, ValueError):
+    """Begin reading the regular file at ``path`` into the page cache (no-op where that cannot be asked for)."""
+    if not hasattr(os, 'posix_fadvise'):
         return
-    if not os.path.isfile(path):
-        return
-    result = {}
-
-    def read():
-        try:
-            with open(path, 'rb') as f:
-                result['data'] = f.read()
-        except OSError:
-            pass  # the loader reads again and names the problem
-
-    thread = threading.Thread(target=read, name='mo-model-read', daemon=True)
-    thread.start()
-    _pending[os.path.abspath(path)] = (thread, result, (stat.st_size, stat.st_mtime_ns))
-
-
-def take(path: str):
-    """The bytes read for ``path`` by ``start``, or None if there are none or the file changed since."""
-    entry = _pending.pop(os.path.abspath(path), None)
-    if entry is None:
-        return None
-    thread, result, identity = entry
-    thread.join()
-    data = result.get('data')
     try:
-        stat = os.stat(path)
+        fd = os.open(path, os.O_RDONLY)
+    except (OSError, ValueError, TypeError):
+        return
+    try:
+        if os.path.isfile(path):
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
     except OSError:
-        return None
-    if data is None or (stat.st_size, stat.st_mtime_ns) != identity or len(data) != stat.st_size:
-        return None
-    return data
+        pass
+    finally:
+        os.close(fd)
 
 
 #: the option that names the model file, by command

@@ -1,31 +1,43 @@
-"""The model read ahead during start-up is used only while the file is unchanged."""
-import os
+"""The model file is read ahead by the kernel during start-up, and a big GraphDef is mapped, not copied."""
+import numpy as np
 
+from mo.front.tf import graphdef_io
+from mo.front.tf.proto import GraphDef
+from mo.front.tf.tensor import numpy_to_tensor
 from mo.utils import prefetch
 
 
-def test_the_bytes_read_ahead_are_taken_once(tmp_path):
+def test_read_ahead_of_any_path_changes_nothing(tmp_path):
     path = tmp_path / 'model.pb'
     path.write_bytes(b'abc' * 1000)
-    prefetch.start(str(path))
-    assert prefetch.take(str(path)) == b'abc' * 1000
-    assert prefetch.take(str(path)) is None
+    for target in (path, tmp_path / 'missing.pb', tmp_path):
+        assert prefetch.start(str(target)) is None
+    assert path.read_bytes() == b'abc' * 1000
 
 
-def test_a_file_changed_after_the_read_began_is_read_again(tmp_path):
-    path = tmp_path / 'model.pb'
-    path.write_bytes(b'old')
-    prefetch.start(str(path))
-    path.write_bytes(b'new contents')
-    os.utime(path, ns=(1, 1))
-    assert prefetch.take(str(path)) is None
+def _graph_def_with_weights(size: int) -> bytes:
+    graph_def = GraphDef()
+    node = graph_def.node.add(name='w', op='Const')
+    node.attr['dtype'].type = 1
+    node.attr['value'].tensor.CopyFrom(numpy_to_tensor(np.arange(size, dtype=np.float32)))
+    graph_def.node.add(name='y', op='Relu', input=['w']).attr['T'].type = 1
+    return graph_def.SerializeToString()
 
 
-def test_missing_files_and_directories_are_not_read(tmp_path):
-    prefetch.start(str(tmp_path / 'missing.pb'))
-    prefetch.start(str(tmp_path))
-    assert prefetch.take(str(tmp_path / 'missing.pb')) is None
-    assert prefetch.take(str(tmp_path)) is None
+def test_a_big_graph_def_is_mapped_and_its_weights_view_the_mapping(tmp_path):
+    """A file of MAPPED_MIN_BYTES or more is read as a view of the mapped file: the weights are not copied."""
+    big = tmp_path / 'big.pb'
+    big.write_bytes(_graph_def_with_weights(graphdef_io.MAPPED_MIN_BYTES // 4 + 10))
+    small = tmp_path / 'small.pb'
+    small.write_bytes(_graph_def_with_weights(10))
+    read = graphdef_io.read_graph_def_in_parts(big, weights_apart_from=1024)
+    assert isinstance(read.data, memoryview) and read.binary
+    weights = np.frombuffer(read.contents['w'], np.float32)
+    assert np.array_equal(weights, np.arange(graphdef_io.MAPPED_MIN_BYTES // 4 + 10, dtype=np.float32))
+    assert np.shares_memory(weights, np.frombuffer(read.data, np.uint8))
+    assert isinstance(graphdef_io.read_graph_def_in_parts(small).data, bytes)
+    # the GraphDef itself is the one protobuf reads from the bytes
+    assert graphdef_io.read_graph_def(big).SerializeToString() == big.read_bytes()
 
 
 def test_model_path_in_a_command_line():

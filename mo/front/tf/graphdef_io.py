@@ -4,6 +4,7 @@ Every problem with a file becomes one ``Error`` naming the file: missing or unre
 truncated or corrupt binary, a protobuf that is not a GraphDef, text that does not parse (with
 line and column). Writing is atomic: the file is either replaced whole or left untouched.
 """
+import mmap
 import os
 from collections import namedtuple
 
@@ -11,7 +12,7 @@ from google.protobuf import message as pb_message
 
 from mo.front.tf.proto import GraphDef, coerce
 from mo.front.tf.wire import PARTS_MIN_NODES, graph_def_in_parts, many_small_nodes, weights_apart
-from mo.utils import prefetch
+from mo.utils import mapped_files
 from mo.utils.error import Error
 from mo.utils.file_utils import create_temporary
 
@@ -34,7 +35,7 @@ def _looks_like_text(data: bytes) -> bool:
 
     Binary GraphDefs start with field tags and lengths, bytes below 0x20 that text never has.
     """
-    sample = data[:4096]
+    sample = bytes(data[:4096])
     try:
         sample.decode('utf-8')
     except UnicodeDecodeError as e:
@@ -75,7 +76,7 @@ def _parse_binary(data, name):
 
 def _parse_text(data, name):
     try:
-        text = data.decode('utf-8')
+        text = bytes(data).decode('utf-8')
     except UnicodeDecodeError as e:
         return None, 'it is not a text GraphDef: byte {} is not UTF-8'.format(e.start)
     if text.startswith('\ufeff'):  # a byte order mark some editors write
@@ -108,7 +109,7 @@ def parse_graph_def_bytes(data: bytes, name: str = '<bytes>', text: bool = None)
 
 def _parse_either(data: bytes, name: str, text: bool = None):
     """``(graph_def, as_text)``: ``data`` parsed in the format it is in (see parse_graph_def_bytes)."""
-    if not data.strip():
+    if _blank(data):
         raise Error('Cannot read the TensorFlow model "{}": the file is empty', name)
     if text is None:
         order = (True, False) if _looks_like_text(data) else (False, True)
@@ -133,10 +134,11 @@ def _text_hint(path):
     return None
 
 
-def _blank(data: bytes) -> bool:
-    """Empty or only white space, without copying a file of any size."""
-    return len(data.lstrip(b' \t\r\n')[:1]) == 0 if len(data) < 4096 else not data[:4096].strip() and \
-        not data.strip()
+def _blank(data) -> bool:
+    """Empty or only white space (``data``: bytes or a view of a mapped file), without copying a file of any size
+    unless it starts with 4 KiB of white space."""
+    head = bytes(data[:4096]).strip()
+    return not head and (len(data) <= 4096 or not bytes(data).strip())
 
 
 def read_graph_def(path) -> GraphDef:
@@ -204,22 +206,33 @@ def read_graph_def_in_parts(path, min_nodes: int = PARTS_MIN_NODES, weights_apar
     return GraphDefFile(graph_def, None, data, binary, None, None)
 
 
+#: a file of this size or more is memory-mapped, not read: its weights stay in the page cache, viewed, never copied
+MAPPED_MIN_BYTES = 1 << 20
+
+
 def _read_file(path):
-    """``(path as str, the file's bytes)``; an Error naming the file when it cannot be read."""
+    """``(path as str, the file's contents)``: its bytes, or for a file of ``MAPPED_MIN_BYTES`` or more a read-only
+    memoryview of the file mapped into memory (registered with ``mo.utils.mapped_files``, so that the pages of
+    weights written out can be handed back); an Error naming the file when it cannot be read."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise Error('Cannot read the TensorFlow model "{}": the file does not exist', path)
     if os.path.isdir(path):
         raise Error('Cannot read the TensorFlow model "{}": it is a directory, not a GraphDef file '
                     '(mo convert reads a SavedModel directory with --input_model DIR)', path)
-    data = prefetch.take(path)
-    if data is None:
-        try:
-            with open(path, 'rb') as f:
-                data = f.read()
-        except OSError as e:
-            raise Error('Cannot read the TensorFlow model "{}": {}', path, e.strerror or e) from None
-    return path, data
+    try:
+        with open(path, 'rb') as f:
+            if os.fstat(f.fileno()).st_size >= MAPPED_MIN_BYTES:
+                try:
+                    mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                except (OSError, ValueError):  # a file system without mappings: read it
+                    pass
+                else:
+                    mapped_files.register(mapped)
+                    return path, memoryview(mapped)
+            return path, f.read()
+    except OSError as e:
+        raise Error('Cannot read the TensorFlow model "{}": {}', path, e.strerror or e) from None
 
 
 def serialize_graph_def(graph_def, as_text: bool = False) -> bytes:
