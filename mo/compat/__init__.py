@@ -20,7 +20,6 @@ always wins over a legacy one of the same name, and built-in loading, which list
 (``pkgutil.iter_modules``), never sees the wing. ``importlib.util.find_spec`` finds a legacy path like any module.
 The list of what is served is read from the tree and the table (``served_modules``), never written by hand.
 """
-import importlib.abc
 import importlib.util
 import os
 import sys
@@ -45,7 +44,7 @@ def _file_of(fullname: str):
     return None
 
 
-class LegacyPathFinder(importlib.abc.MetaPathFinder):
+class LegacyPathFinder:  # a meta path finder (no importlib.abc base: its import pulls tempfile, shutil, typing...)
     """Finds the Model Optimizer's module paths that mo keeps: a file of the wing's tree, else a declared op
     module (``mo.compat.op_modules``)."""
 
