@@ -71,18 +71,23 @@ def test_other_ops_and_typed_values_have_no_span():
     assert const_contents(graph_def.SerializeToString()) == {}
 
 
-def test_damaged_data_never_raises_and_never_disagrees_with_the_parser():
+def _damaged_graph_defs(seed: int, count: int = 400):
+    """``count`` damaged copies of a small GraphDef of four Consts: a few bytes changed, and some cut short."""
     graph_def = GraphDef()
     for i in range(4):
         _const(graph_def, 'w{}'.format(i), np.arange(8 + i, dtype=np.float32))
         graph_def.node.add(name='op{}'.format(i), op='Relu', input=['w{}'.format(i)])
     data = graph_def.SerializeToString()
-    rng = random.Random(7)
-    for _ in range(400):
+    rng = random.Random(seed)
+    for _ in range(count):
         damaged = bytearray(data)
         for _ in range(rng.randint(1, 3)):
             damaged[rng.randrange(len(damaged))] = rng.randrange(256)
-        damaged = bytes(damaged[:rng.randint(len(damaged) // 2, len(damaged))] if rng.random() < 0.3 else damaged)
+        yield bytes(damaged[:rng.randint(len(damaged) // 2, len(damaged))] if rng.random() < 0.3 else damaged)
+
+
+def test_damaged_data_never_raises_and_never_disagrees_with_the_parser():
+    for damaged in _damaged_graph_defs(seed=7):
         found = const_contents(damaged)
         try:
             expected = _contents_by_parser(damaged)
@@ -192,17 +197,7 @@ def test_weights_apart_of_damaged_data_is_none_or_agrees_with_the_parser():
     as the parser reads the whole but for those contents."""
     from google.protobuf import message as pb_message
     from mo.front.tf.wire import weights_apart
-    graph_def = GraphDef()
-    for i in range(4):
-        _const(graph_def, 'w{}'.format(i), np.arange(8 + i, dtype=np.float32))
-        graph_def.node.add(name='op{}'.format(i), op='Relu', input=['w{}'.format(i)])
-    data = graph_def.SerializeToString()
-    rng = random.Random(11)
-    for _ in range(400):
-        damaged = bytearray(data)
-        for _ in range(rng.randint(1, 3)):
-            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
-        damaged = bytes(damaged[:rng.randint(len(damaged) // 2, len(damaged))] if rng.random() < 0.3 else damaged)
+    for damaged in _damaged_graph_defs(seed=11):
         apart = weights_apart(damaged)
         try:
             expected = _contents_by_parser(damaged)
