@@ -596,6 +596,7 @@ BACK = [
     'extensions.back.noop_converts.NoOpConvertRemoval',
     'extensions.back.pad_into_convolution.PadIntoConvolution',
     'extensions.back.static_reshape_target.StaticReshapeTarget',
+    'extensions.back.reshape_chain.ReshapeOfReshape',  # after the targets became constants
     'extensions.back.shared_subexpressions.SharedSubexpressions',
     'extensions.back.constant_folding.FinalConstantFolding',
     'extensions.back.weight_compression.CompressWeights',  # --compress_weights: on the folded constants

@@ -408,3 +408,43 @@ def test_different_attributes_not_shared(tmp_path):
     model = make_model(nodes, [('x', T.FLOAT, [3, 3])], outputs, {'zero': np.array(0, np.int64)})
     result = check_model(model, {'x': _f(3, 3)}, tmp_path)
     assert ir_types(result)['Gather'] == 2 and ir_types(result)['Concat'] == 2
+
+
+# ----- Reshapes in a row ---------------------------------------------------------------------------------------------
+
+def _reshape_chain(targets, input_shape, extra_reader=False):
+    """x -> Reshape(targets[0]) -> Reshape(targets[1]) ...; ``extra_reader``: the first Reshape's output is also a
+    graph output (so that Reshape has a second reader)."""
+    nodes, initializers, previous = [], {}, 'x'
+    for k, target in enumerate(targets):
+        initializers['t{}'.format(k)] = np.array(target, np.int64)
+        out = 'y' if k == len(targets) - 1 else 'r{}'.format(k)
+        nodes.append(helper.make_node('Reshape', [previous, 't{}'.format(k)], [out]))
+        previous = out
+    outputs = [('y', T.FLOAT, None)] + ([('r0', T.FLOAT, None)] if extra_reader else [])
+    return make_model(nodes, [('x', T.FLOAT, input_shape)], outputs, initializers)
+
+
+@pytest.mark.parametrize('targets, reshapes', [
+    ([[6, 4], [4, 6]], 1),
+    ([[1, 1, 1, 24], [1, 24, 1, 1]], 1),      # a squeeze-and-excite block's NHWC vector, then channels first
+    ([[-1], [2, 12], [0, 4, -1]], 1),         # -1 and a special zero: the static shapes they give
+    ([[3, 8], [2, 12], [24]], 1),
+])
+def test_reshapes_in_a_row_are_one(tmp_path, targets, reshapes):
+    model = _reshape_chain(targets, [2, 3, 4])
+    result = check_model(model, {'x': _f(2, 3, 4)}, tmp_path)
+    assert ir_types(result)['Reshape'] == reshapes
+
+
+def test_a_reshape_read_elsewhere_stays_for_that_reader(tmp_path):
+    model = _reshape_chain([[6, 4], [4, 6]], [2, 3, 4], extra_reader=True)
+    result = check_model(model, {'x': _f(2, 3, 4)}, tmp_path)
+    assert ir_types(result)['Reshape'] == 2
+
+
+def test_reshapes_of_a_dynamic_shape_stay(tmp_path):
+    """Without a static output shape there is no constant target to give the single Reshape."""
+    model = _reshape_chain([[0, -1], [-1, 4]], ['n', 3, 4])
+    result = check_model(model, {'x': _f(5, 3, 4)}, tmp_path)
+    assert ir_types(result)['Reshape'] == 2
