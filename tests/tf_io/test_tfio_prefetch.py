@@ -37,7 +37,7 @@ def test_a_big_graph_def_is_mapped_and_its_weights_view_the_mapping(tmp_path):
     assert np.shares_memory(weights, np.frombuffer(read.data, np.uint8))
     assert isinstance(graphdef_io.read_graph_def_in_parts(small).data, bytes)
     # the GraphDef itself is the one protobuf reads from the bytes
-    assert graphdef_io.read_graph_def(big).SerializeToString() == big.read_bytes()
+    assert graphdef_io.read_graph_def(big) == GraphDef.FromString(big.read_bytes())
 
 
 def test_model_path_in_a_command_line():
