@@ -7,7 +7,6 @@ a model's framework is told by asking each record in turn whether it claims the 
 one, then by content). A record's module imports nothing of its framework's reader, so asking every record costs
 a conversion no foreign imports.
 """
-import dataclasses
 import importlib
 import json
 import os
@@ -59,31 +58,50 @@ class ModelSource:
         return os.path.splitext(str(self.path))[1].lower() if self.path is not None else ''
 
 
-@dataclasses.dataclass(frozen=True)
 class Framework:
-    """One framework's record (``mo/front/<name>/framework.py``)."""
-    #: the name: ``--framework NAME``, the graph's ``source_format``, the folders ``front/NAME`` and ``load/NAME``
-    name: str
-    #: how messages and the summary name it (``TensorFlow``)
-    title: str
-    #: the layout its graphs' convolutions are in (``NHWC``, ``NCHW``)
-    layout: str
-    #: the formats it reads, for ``--input_model``'s help and the error about a model no record claims
-    formats: str
-    #: whether the model is this framework's: by the options that only it reads, then by content
-    claims: Callable[[ModelSource], bool]
-    #: records are asked in this order (a loose content test, such as a GraphDef's, asks late)
-    order: int = 50
-    #: the load steps that only read the model (all that ``--tensorflow_custom_operations_config_update`` runs)
-    reader_steps: Tuple[str, ...] = ()
-    #: turns the options into the ones its reader takes (e.g. a model given as bytes), or None
-    prepare: Optional[Callable[[dict], None]] = None
-    #: a few words on a model that is nearly this framework's but not quite (a directory without the file that would
-    #: make it one), for the error about a model no record claims; None when it is not such a near miss
-    near_miss: Optional[Callable[[ModelSource], Optional[str]]] = None
-    #: whether a tensor is also known by its op's name and port (``op:0``, ``op:1``), as TensorFlow's are; otherwise
-    #: the IR's tensors carry the names the model gives them, and only a nameless one takes its op's
-    tensor_names_from_ops: bool = False
+    """One framework's record (``mo/front/<name>/framework.py``): read-only once made.
+
+    A plain class rather than a frozen dataclass: a dataclass's methods are generated and compiled when its module
+    is imported, which every run of the command line would pay for this one record type.
+    """
+    __slots__ = ('name', 'title', 'layout', 'formats', 'claims', 'order', 'reader_steps', 'prepare', 'near_miss',
+                 'tensor_names_from_ops')
+
+    def __init__(self, name: str, title: str, layout: str, formats: str, claims: Callable[[ModelSource], bool],
+                 order: int = 50, reader_steps: Tuple[str, ...] = (), prepare: Optional[Callable[[dict], None]] = None,
+                 near_miss: Optional[Callable[[ModelSource], Optional[str]]] = None,
+                 tensor_names_from_ops: bool = False):
+        values = dict(
+            #: the name: ``--framework NAME``, the graph's ``source_format``, the folders ``front/NAME`` and ``load/NAME``
+            name=name,
+            #: how messages and the summary name it (``TensorFlow``)
+            title=title,
+            #: the layout its graphs' convolutions are in (``NHWC``, ``NCHW``)
+            layout=layout,
+            #: the formats it reads, for ``--input_model``'s help and the error about a model no record claims
+            formats=formats,
+            #: whether the model is this framework's: by the options that only it reads, then by content
+            claims=claims,
+            #: records are asked in this order (a loose content test, such as a GraphDef's, asks late)
+            order=order,
+            #: the load steps that only read the model (all that ``--tensorflow_custom_operations_config_update`` runs)
+            reader_steps=tuple(reader_steps),
+            #: turns the options into the ones its reader takes (e.g. a model given as bytes), or None
+            prepare=prepare,
+            #: a few words on a model that is nearly this framework's but not quite (a directory without the file that
+            #: would make it one), for the error about a model no record claims; None when it is not such a near miss
+            near_miss=near_miss,
+            #: whether a tensor is also known by its op's name and port (``op:0``, ``op:1``), as TensorFlow's are;
+            #: otherwise the IR's tensors carry the names the model gives them, and only a nameless one takes its op's
+            tensor_names_from_ops=tensor_names_from_ops)
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
+
+    def __setattr__(self, key, value):
+        raise AttributeError('a framework record is read-only: {}.{}'.format(self.name, key))
+
+    def __repr__(self):
+        return 'Framework({!r})'.format(self.name)
 
     @property
     def folders(self) -> Tuple[str, ...]:

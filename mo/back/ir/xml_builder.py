@@ -13,7 +13,6 @@ few thousand layers, building and serializing an element tree took longer than t
 import functools
 import re
 from array import array
-from dataclasses import dataclass, field
 from typing import List, NamedTuple, Optional, Tuple
 
 IR_VERSION = '11'
@@ -39,21 +38,29 @@ class LayerRecord:
         self.sections = ()
 
 
-@dataclass
+# plain classes, not dataclasses: a dataclass is generated code compiled at import, ~0.5 ms each of every start-up
 class ElementList:
     """``<tag>`` holding one empty element per ``(element tag, attrs)`` item: a port map or back edges."""
-    tag: str
-    items: List[Tuple[str, List[Tuple[str, str]]]] = field(default_factory=list)
+    __slots__ = ('tag', 'items')
+
+    def __init__(self, tag: str, items: Optional[List[Tuple[str, List[Tuple[str, str]]]]] = None):
+        self.tag = tag
+        self.items = [] if items is None else items
+
+    def __repr__(self):
+        return 'ElementList({!r}, {!r})'.format(self.tag, self.items)
 
 
-@dataclass
 class BodyRecord:
     """A sub-graph of a layer (``<body>``, ``<then_body>``, ``<else_body>``): layers and edges of its own.
     ``layers`` holds each layer's text, rendered by ``layer_text`` at the body's depth (the depth of
     the owning layer plus ``BODY_LAYER_DEPTH``); ``edges`` is an ``EdgeList``."""
-    tag: str
-    layers: List[str]
-    edges: 'EdgeList'
+    __slots__ = ('tag', 'layers', 'edges')
+
+    def __init__(self, tag: str, layers: List[str], edges: 'EdgeList'):
+        self.tag = tag
+        self.layers = layers
+        self.edges = edges
 
 
 #: how much deeper than its layer a body's layers are: <layer> <body> <layers> <layer>
