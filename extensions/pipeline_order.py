@@ -601,6 +601,7 @@ BACK = [
     'extensions.back.constant_folding.FinalConstantFolding',
     'extensions.back.weight_compression.CompressWeights',  # --compress_weights: on the folded constants
     'extensions.back.signature_names.SignatureTensorNames',
+    'extensions.back.sub_graph_constants.SubGraphOpsOwnTheirConstants',
     'mo.utils.anchors.BackFinish',
 ]
 
