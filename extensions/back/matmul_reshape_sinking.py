@@ -98,7 +98,9 @@ class MatMulOfFlattenedRows(BackOpRule):
         outer_target = node.in_port(1).get_source()
         projected = (add if add is not None else matmul).out_port(0)
         leading = entries_are_dimensions(outer_target, x, list(range(rank - 1)) + [None])[:-1]
-        last = entries_are_dimensions(outer_target, projected, [None] * (rank - 1) + [1])[-1]
+        # the projected axis is the last (a bias of a higher rank puts ones before the rows)
+        projected_rank = len(projected.data.get_shape()) if projected.data.get_shape() is not None else 0
+        last = entries_are_dimensions(outer_target, projected, [None] * (rank - 1) + [projected_rank - 1])[-1]
         if not (leading.all() and last):
             b.reject('the target is not the leading dimensions of the flattened tensor and the projected axis')
         product = b.op(MatMul, [x, matmul.in_port(1)], 'matmul', transpose_a=False,

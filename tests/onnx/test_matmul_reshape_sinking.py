@@ -87,6 +87,9 @@ def _projection(form):
     if form == 'bias_first':      # b + rows @ w
         return [helper.make_node('MatMul', ['rows', 'w'], ['mm']),
                 helper.make_node('Add', ['b', 'mm'], ['projected'])], {'w': _f(K, N), 'b': _f(1, N)}
+    if form == 'bias_rank_3':     # a [1, 1, N] bias: the sum has a leading 1 before the rows
+        return [helper.make_node('MatMul', ['rows', 'w'], ['mm']),
+                helper.make_node('Add', ['mm', 'b'], ['projected'])], {'w': _f(K, N), 'b': _f(1, 1, N)}
     raise ValueError(form)
 
 
@@ -110,7 +113,7 @@ def _x(*leading):
 SHAPES = [(2, 5), (1, 1), (3, 9)]
 
 
-@pytest.mark.parametrize('form', ['gemm', 'gemm_trans_b', 'matmul', 'bias_first'])
+@pytest.mark.parametrize('form', ['gemm', 'gemm_trans_b', 'matmul', 'bias_first', 'bias_rank_3'])
 def test_conv1d_projection_is_one_matmul(tmp_path, form):
     result = convert_and_compare(_conv1d_model(form), [_x(*s) for s in SHAPES], tmp_path)
     types = ir_types(result)
@@ -181,7 +184,7 @@ def test_target_from_another_tensor_left_alone(tmp_path):
 
 def test_bias_over_rows_left_alone(tmp_path):
     # a [rows, N] term added to the rows is no bias of the last axis: it has the flattened dimension
-    nodes, weights = _projection('matmul')
+    _, weights = _projection('matmul')
     nodes = _flatten_rows() + [helper.make_node('MatMul', ['rows', 'w'], ['mm']),
                                helper.make_node('Add', ['mm', 'r'], ['projected'])] + _restore_by_gathers([0, 1]) + \
         [helper.make_node('Reshape', ['projected', 'out_target'], ['y'])]
