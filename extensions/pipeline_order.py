@@ -595,6 +595,8 @@ BACK = [
     'extensions.back.activation_fusions.GeluFusion',
     'extensions.back.noop_converts.NoOpConvertRemoval',
     'extensions.back.pad_into_convolution.PadIntoConvolution',
+    # before the targets become constants: the shapes the projection's rows came from still read as x's
+    'extensions.back.matmul_reshape_sinking.MatMulOfFlattenedRows',
     'extensions.back.static_reshape_target.StaticReshapeTarget',
     'extensions.back.reshape_chain.ReshapeOfReshape',  # after the targets became constants
     'extensions.back.shared_subexpressions.SharedSubexpressions',

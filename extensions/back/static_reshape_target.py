@@ -165,19 +165,36 @@ def _dimension_source(graph, origin):
     return node_id, port, k
 
 
+def entries_are_dimensions(values, data, dims) -> np.ndarray:
+    """Per entry i of the 1-D value of the output port ``values`` (a shape computation): whether it is, at run time,
+    dimension ``dims[i]`` of the tensor of the output port ``data`` (``dims[i]`` None: not asked, False). An entry is
+    when ShapeOf read it from that dimension or from one equal to it by construction (``_dimension_source``), or
+    when it is a known number and that dimension is static and the same number. All False when the value's length
+    is not ``len(dims)`` or cannot be told."""
+    equal = np.zeros(len(dims), bool)
+    known = partial_value(values)
+    origins = dimension_origins(values)
+    if known is None or known.size != len(dims):
+        return equal
+    shape = data.data.get_shape()
+    rank = None if shape is None else len(shape)
+    graph = data.node.graph
+    for i, k in enumerate(dims):
+        if k is None or rank is None or not 0 <= k < rank:
+            continue
+        static = None if np.ma.is_masked(shape[k]) or int(shape[k]) < 0 else int(shape[k])
+        if not np.ma.getmaskarray(known)[i]:
+            equal[i] = static is not None and int(np.ma.getdata(known)[i]) == static
+        elif origins is not None and len(origins) == len(dims) and origins[i] is not None:
+            equal[i] = _dimension_source(graph, origins[i]) == _dimension_source(graph, (data.node.id, data.idx, k))
+    return equal
+
+
 def _copied_dimensions(node: Node, target) -> np.ndarray:
     """Per target entry: whether it is, at run time, the dimension of the same index of the Reshape's own input
     (``x.view(x.size(0), x.size(1), 4, 64)``; also ``k.view(q.size(0), ...)`` for q, k, v split from one tensor on
     another axis, and ``linear(h).view(h.size(0), ...)``), which special_zero's 0 copies."""
-    copied = np.zeros(target.size, bool)
-    origins = dimension_origins(node.in_port(1).get_source())
-    if origins is None or len(origins) != target.size:
-        return copied
-    data = node.in_port(0).get_source()
-    for k, origin in enumerate(origins):
-        copied[k] = origin is not None and \
-            _dimension_source(node.graph, origin) == _dimension_source(node.graph, (data.node.id, data.idx, k))
-    return copied
+    return entries_are_dimensions(node.in_port(1).get_source(), node.in_port(0).get_source(), range(target.size))
 
 
 def constant_target(node: Node):
