@@ -6,7 +6,7 @@
 
 For every model both converters write an f32 IR (``mo convert`` and ``ovc --compress_to_fp16=False``); then, in this
 one process, OpenVINO's CPU plugin compiles the two IRs alternately (``PERFORMANCE_HINT=LATENCY``,
-``INFERENCE_PRECISION_HINT=f32``, three compilations each, the median kept) and runs them alternately in short
+``INFERENCE_PRECISION_HINT=f32``, ten compilations each (``COMPILE_ROUNDS``), the median kept) and runs them alternately in short
 batches on the same inputs until each has had ``--seconds`` of inference; the median latency of a single inference
 is reported. Before timing, each IR's outputs are compared with the framework's (TensorFlow on the frozen graph,
 onnxruntime on the ONNX file). The table gives per model the latency and compile time of both IRs and their ratios
@@ -279,13 +279,18 @@ def rel_error(actual, expected) -> float:
     return float(diff / scale) if scale else float(diff)
 
 
+#: compilations of each IR per model, alternating: the median of four moved by up to 20% between runs on IRs with the
+#: same compiled graph (a compilation of a CNN takes 0.1-0.2 s, and a slow moment of the machine hits a few)
+COMPILE_ROUNDS = 10
+
+
 def bench_model(core, model: Model, xmls: Dict[str, Path], seconds: float, diff: bool) -> Dict[str, dict]:
-    """Compile both IRs four times alternately (each tool first in half of the rounds: the plugin's kernel caches
+    """Compile both IRs ``COMPILE_ROUNDS`` times alternately (each tool first in half of the rounds: the plugin's kernel caches
     are the process's), check them against the framework, then time them alternately."""
     tools = list(xmls)
     compile_s = {t: [] for t in tools}
     compiled = {}
-    for round_index in range(4):
+    for round_index in range(COMPILE_ROUNDS):
         for tool in (tools if round_index % 2 == 0 else tools[::-1]):
             start = time.perf_counter()
             compiled[tool] = core.compile_model(str(xmls[tool]), 'CPU', CONFIG)
