@@ -72,7 +72,8 @@ class Framework:
                  near_miss: Optional[Callable[[ModelSource], Optional[str]]] = None,
                  tensor_names_from_ops: bool = False):
         values = dict(
-            #: the name: ``--framework NAME``, the graph's ``source_format``, the folders ``front/NAME`` and ``load/NAME``
+            #: the name: ``--framework NAME``, the graph's ``source_format``, the folders ``front/NAME`` and
+            #: ``load/NAME``
             name=name,
             #: how messages and the summary name it (``TensorFlow``)
             title=title,
