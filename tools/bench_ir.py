@@ -7,12 +7,12 @@
 For every model both converters write an f32 IR (``mo convert`` and ``ovc --compress_to_fp16=False``); then, in this
 one process, OpenVINO's CPU plugin compiles the two IRs alternately (``PERFORMANCE_HINT=LATENCY``,
 ``INFERENCE_PRECISION_HINT=f32``, ten compilations each (``COMPILE_ROUNDS``), the median kept) and runs them
-alternately in short batches on the same inputs until each has had ``--seconds`` of inference; the median latency
-of a single inference is reported. Before timing, each IR's outputs are compared with the framework's (TensorFlow
-on the frozen graph, onnxruntime on the ONNX file). The table gives per model the latency and compile time of both IRs and their ratios
-(mo / ovc), the op count of each IR (Parameter, Result and Constant not counted) and of the graph the plugin
-compiled, and the geometric means of the ratios. Targets (issue 44): latency geometric mean at most 1.00x,
-no model above 1.05x, compile time geometric mean at most 1.0x.
+alternately in short batches on the same inputs until each has had ``--seconds`` of inference; the median latency of
+a single inference is reported. Before timing, each IR's outputs are compared with the framework's (TensorFlow on
+the frozen graph, onnxruntime on the ONNX file). The table gives per model the latency and compile time of both IRs
+and their ratios (mo / ovc), the op count of each IR (Parameter, Result and Constant not counted) and of the graph
+the plugin compiled, and the geometric means of the ratios. Targets (issue 44): latency geometric mean at most
+1.00x, no model above 1.05x, compile time geometric mean at most 1.0x.
 
 Models:
 
