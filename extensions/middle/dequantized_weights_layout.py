@@ -107,6 +107,8 @@ def move_layout_op(layout: Node) -> bool:
 class DequantizedWeightsLayout(MiddleReplacementPattern):
     """Transpose/Reshape/Unsqueeze/Squeeze(dequantize(integer Const)) -> dequantize(layout op(Const), folded)."""
     enabled = True
+    # a dequantization starts with a Convert (mo's Cast) of the integers: without one there is nothing to move
+    graph_condition = [lambda graph: bool(graph.count_by_attr('op', 'Cast'))]
 
     def run_after(self):
         return [ConstantFolding, MiddleStart]

@@ -42,9 +42,16 @@ def _per_input_channel(value: np.ndarray, data_rank: int, channel_axis: int, cha
     return np.broadcast_to(value.reshape(-1), (channels,))
 
 
+def _has_value_preprocessing(graph) -> bool:
+    """Whether the run was asked for the mean or scale preprocessing (only then are there ops to fold)."""
+    params = graph.graph.get('cmd_params') or {}
+    return any(params.get(option) for option in ('mean_values', 'scale_values', 'scale'))
+
+
 class PreprocessingIntoConvolution(MiddleOpRule):
     """Divide(x, s) [after Subtract(x, m)] -> [Transpose] -> Convolution(W) = Convolution(x, W / s) [+ bias]."""
     op = 'Convolution'
+    graph_condition = [_has_value_preprocessing]
 
     def run_after(self):
         return [TransposeSinking]
