@@ -209,7 +209,7 @@ def _run(argv) -> int:
 
 
 def _one_blas_thread():
-    """Have numpy's OpenBLAS start one thread, not one per core, unless the user said how many.
+    """Have numpy's OpenBLAS start one thread, not one per core, unless ``OPENBLAS_NUM_THREADS`` says otherwise.
 
     OpenBLAS starts its thread pool when numpy is imported, and the new threads spin for a while
     waiting for work: on two cores that is ~0.1 s of CPU taken from the conversion and its writer
