@@ -5,6 +5,7 @@ replacers match; ``type``, the opset type written to the IR; ``version``, the op
 ports it has, how it infers output shapes and values, and which attributes the IR carries.
 Defining a subclass with an ``op`` registers it: ``Op.get_op_class_by_name('MVN')``.
 """
+import importlib
 import logging as log
 from types import MethodType
 
@@ -25,6 +26,41 @@ def _shared_class_method(method: MethodType) -> MethodType:
     return _CLASS_METHODS.setdefault((method.__self__, method.__func__), method)
 
 
+class OpRegistry(dict):
+    """op name -> the Op subclass registered for it. A conversion may leave built-in op modules unimported
+    (``mo.utils.lazy_steps``): their op names wait here (``wait``), and the first lookup of one (``[name]``, ``get``,
+    ``in``) imports its module. Iterating sees only the classes imported so far; ``mo ops`` imports them all."""
+
+    def __init__(self):
+        super().__init__()
+        #: op name -> the module that registers it, not yet imported
+        self.waiting = {}
+
+    def wait(self, names, module: str):
+        """Op ``names`` are registered by ``module``, to be imported when one of them is looked up."""
+        for name in names:
+            if not dict.__contains__(self, name):
+                self.waiting[name] = module
+
+    def _import_waiting(self, name) -> bool:
+        module = self.waiting.pop(name, None)
+        if module is None:
+            return False
+        importlib.import_module(module)
+        return dict.__contains__(self, name)
+
+    def __missing__(self, name):
+        if self._import_waiting(name):
+            return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def __contains__(self, name):
+        return dict.__contains__(self, name) or self._import_waiting(name)
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+
 class Op:
     """An operation kind; an instance is a recipe for creating or updating nodes of that kind.
 
@@ -35,7 +71,7 @@ class Op:
     op = None
     enabled = True
     #: op name -> the Op subclass registered for it
-    registered_ops = {}
+    registered_ops = OpRegistry()
     #: op name -> where the registered class came from ('builtin' or 'extension')
     _origins = {}
 
@@ -44,7 +80,9 @@ class Op:
         name = cls.__dict__.get('op')
         if name is None:
             return
-        previous = Op.registered_ops.get(name)
+        # what is registered already, without importing a module that waits to register the name
+        previous = dict.get(Op.registered_ops, name)
+        Op.registered_ops.waiting.pop(name, None)
         if previous is not None and (previous.__module__, previous.__qualname__) != (cls.__module__, cls.__qualname__):
             if is_builtin(previous) and is_builtin(cls):
                 # the rule of every registry: a user's class may take over, two built-ins may not collide

@@ -9,7 +9,6 @@ import importlib
 import importlib.util
 import logging as log
 import os
-import pkgutil
 import sys
 
 from mo.front.frameworks import FRAMEWORK_PHASES, framework_names
@@ -31,13 +30,22 @@ FRAMEWORK_SUBDIRS = {name: tuple('{}/{}'.format(phase, name) for phase in FRAMEW
                      for name in framework_names()}
 
 
-def _framework_modules():
-    # anchors and the framework's own steps register themselves on import
+def _module_names(directory: str) -> list:
+    """The names of the modules (``*.py`` files, not packages) in ``directory``, sorted: what ``pkgutil.iter_modules``
+    gives for a folder of plain source files, from one directory listing."""
+    with os.scandir(directory) as entries:
+        return sorted(entry.name[:-3] for entry in entries if entry.name.endswith('.py') and
+                      entry.name != '__init__.py' and entry.name[:-3].isidentifier() and entry.is_file())
+
+
+def _framework_modules() -> dict:
+    """Import what registers the framework's own steps; the op modules of ``mo.ops`` as ``{module name: file}``, to
+    import (or leave waiting for their ops) with the extensions' modules."""
     import mo.utils.anchors  # noqa: F401
     import mo.middle.partial_infer  # noqa: F401
     import mo.ops
-    for info in sorted(pkgutil.iter_modules(mo.ops.__path__), key=lambda i: i.name):
-        importlib.import_module('mo.ops.' + info.name)
+    directory = os.path.dirname(mo.ops.__file__)
+    return {'mo.ops.' + name: os.path.join(directory, name + '.py') for name in _module_names(directory)}
 
 
 def load_builtin(with_transforms: bool = True, with_converter: bool = True, framework: str = None,
@@ -54,13 +62,12 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
     ``lazy`` (with ``framework``): the modules of rules for given ops wait until a graph has one of them
     (``mo.utils.lazy_steps``); the steps that run, and their order, are again those of a full load.
     """
-    if with_converter:
-        _framework_modules()
+    # module name -> file, in import order: mo's op modules, then the extensions' folders
+    module_files = _framework_modules() if with_converter else {}
     import extensions
     root = os.path.dirname(extensions.__file__)
     foreign = set() if framework is None else {
         sub for other, subs in FRAMEWORK_SUBDIRS.items() if other != framework for sub in subs}
-    module_files = {}  # module name -> file, in import order
     for sub in EXTENSION_SUBDIRS:
         if (sub == 'transforms' and not with_transforms) or (sub != 'transforms' and not with_converter) or \
                 sub in foreign:
@@ -71,14 +78,19 @@ def load_builtin(with_transforms: bool = True, with_converter: bool = True, fram
         package = 'extensions.' + sub.replace('/', '.')
         # the Model Optimizer's module paths live in mo/compat (mo.compat), outside these folders: every module
         # listed here is a live one
-        names = sorted(info.name for info in pkgutil.iter_modules([directory]) if not info.ispkg)
+        names = _module_names(directory)
         module_files.update(('{}.{}'.format(package, name), os.path.join(directory, name + '.py')) for name in names)
     lazy = lazy and framework is not None and with_converter and lazy_steps.enabled()
     index = lazy_steps.read_index(framework, module_files) if lazy else None
     waiting = index['lazy'] if index else {}
+    waiting_ops = index['ops'] if index else {}
     for name in module_files:
-        if name in waiting and name not in sys.modules:
+        if name in sys.modules:
+            continue
+        if name in waiting:
             lazy_steps.stand_in_for(framework, name, waiting[name])
+        elif name in waiting_ops:
+            lazy_steps.wait_for_ops(name, waiting_ops[name])
         else:
             importlib.import_module(name)
     if with_converter:

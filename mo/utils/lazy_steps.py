@@ -10,7 +10,9 @@ their top level only defines things. Such a module is imported when a graph firs
 * each of its steps is stood in for by a ``StandIn`` class of the same full name, id and attributes, which takes the
   step's place in the pipeline; when its turn comes it looks for the step's ops in the graph it is given, and only if
   one is there imports the module and runs the real step (with the real step's ``graph_condition``);
-* an extractor's module is imported when a node of its op is extracted (``mo.front.extractor.waiting_extractors``).
+* an extractor's module is imported when a node of its op is extracted (``mo.front.extractor.waiting_extractors``);
+* a module of op classes only (``mo/ops``, ``extensions/ops``) is imported when one of its op names is looked up in
+  ``Op.registered_ops`` (``mo.ops.op.OpRegistry``).
 
 The pipeline's order does not change: every built-in step is listed in ``extensions/pipeline_order.py`` in an order
 that all ``run_before``/``run_after`` edges agree with (tests/core/test_pipeline_layout.py), and the sort takes the
@@ -45,7 +47,7 @@ from mo.utils.replacement import ReplacementPattern
 #: set to 1 to import every built-in module (no stand-ins, no index written)
 EAGER_ENV = 'MO_EAGER_STEPS'
 #: bump when the index's content changes meaning
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 #: the attributes of a step that its stand-in copies (what the runner reads before the step runs)
 STEP_ATTRIBUTES = ('enabled', 'run_not_recursively', 'force_clean_up', 'auto_clean_up', 'force_shape_inference')
 #: the framework files whose code decides what a rule matches and how steps are ordered: the index is built from them
@@ -193,18 +195,48 @@ def read_index(framework: str, module_files: dict):
     return index
 
 
+def _op_module_record(module):
+    """The op names that ``module``, a module of op classes only, registers: it can wait until one of them is looked
+    up (``mo.ops.op.OpRegistry``). None for a module that does more on import, defines steps or extractors, or
+    registers no op."""
+    if not getattr(module, '__file__', None) or not _only_defines(module.__file__):
+        return None
+    names = []
+    for value in vars(module).values():
+        if not isinstance(value, type) or value.__module__ != module.__name__:
+            continue
+        if issubclass(value, (ReplacementPattern, FrontExtractorOp)):
+            return None
+        name = value.__dict__.get('op') if issubclass(value, Op) else None
+        if name is not None:
+            if dict.get(Op.registered_ops, name) is not value:
+                return None  # taken over by another class: the name must not lead here
+            names.append(name)
+    return sorted(names) or None
+
+
+def wait_for_ops(module: str, names) -> None:
+    """Leave op module ``module`` unimported until one of its op ``names`` is looked up."""
+    Op.registered_ops.wait(names, module)
+
+
 def build_index(framework: str, module_files: dict) -> None:
     """Describe the op-triggered modules among ``module_files`` (all imported just now) and keep the description for
     the next conversion of ``framework`` (nothing is written where Python writes no bytecode)."""
     path = index_path(framework)
     if path is None or sys.dont_write_bytecode:
         return
-    lazy = {}
+    lazy, ops = {}, {}
     for name in sorted(module_files):
-        record = _module_record(sys.modules[name], framework) if name in sys.modules else None
+        module = sys.modules.get(name)
+        record = _module_record(module, framework) if module is not None else None
         if record is not None:
             lazy[name] = record
-    index = {'version': INDEX_VERSION, 'key': _file_key(module_files.values()), 'lazy': lazy}
+            continue
+        names = _op_module_record(module) if module is not None else None
+        if names is not None:
+            ops[name] = names
+    index = {'version': INDEX_VERSION, 'key': _file_key(module_files.values()), 'lazy': lazy, 'ops': ops}
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_text_atomically(path, json.dumps(index, sort_keys=True))

@@ -1,6 +1,7 @@
 """Rule modules that wait for their ops (``mo.utils.lazy_steps``): a conversion that imports them only when its graph
 has one of their ops writes the IR bytes a full import writes, runs the full pipeline's steps in its order, and
-imports fewer modules; an index that no longer describes the files is not used."""
+imports fewer modules; op modules wait for a lookup of their op; an index that no longer describes the files is not
+used."""
 import json
 import os
 import subprocess
@@ -141,6 +142,37 @@ def test_stand_ins_take_their_steps_places(framework, tmp_path):
     assert _pipeline(framework, cache, eager=False)[1] == 0  # no index yet: everything imported, the index written
     lazy, stand_ins = _pipeline(framework, cache, eager=False)
     assert lazy == full and stand_ins > 10
+
+
+def test_op_modules_wait_for_a_lookup_of_their_op(tmp_path):
+    """An op module (``mo.ops.mvn``) is not imported by a lazy load; the first lookup of its op by name
+    (``[name]``, ``in``, ``get``, as extractors and the IR writer look ops up) imports it, and unknown names stay
+    unknown. The listing of every op imports them all."""
+    code = textwrap.dedent('''
+        import json, sys
+        from mo.ops.op import Op
+        from mo.utils.import_extensions import load_builtin
+        load_builtin(with_transforms=False, framework='tf', lazy=True)
+        before = 'mo.ops.mvn' in sys.modules
+        found = 'MVN' in Op.registered_ops
+        cls = Op.registered_ops['MVN']
+        print(json.dumps({'before': before, 'found': found, 'module': cls.__module__,
+                          'after': 'mo.ops.mvn' in sys.modules,
+                          'unknown': ['NoSuchOp' in Op.registered_ops, Op.registered_ops.get('NoSuchOp')]}))
+    ''')
+    cache = tmp_path / 'cache'
+    runs = []
+    for _ in range(2):  # the first builds the index, the second uses it
+        out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=str(ROOT),
+                             env=_env(cache, False))
+        assert out.returncode == 0, out.stderr[-3000:]
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert runs[0]['before'] is True  # building the index imports everything
+    assert runs[1] == {'before': False, 'found': True, 'module': 'mo.ops.mvn', 'after': True,
+                       'unknown': [False, None]}
+    listing = subprocess.run([sys.executable, '-m', 'mo', 'ops'], capture_output=True, text=True, cwd=str(ROOT),
+                             env=_env(cache, False))
+    assert listing.returncode == 0 and 'MVN' in listing.stdout, listing.stderr[-2000:]
 
 
 def test_an_index_that_does_not_describe_the_files_is_replaced(tmp_path):
